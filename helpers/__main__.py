@@ -1,0 +1,87 @@
+"""The command line: ``python -m helpers devices | check NAME | exercises | profile``.
+
+Exit codes: 0 success (a check passed), 1 a check failed (the diagnosis is on stdout), 2 a usage
+error or no OpenCL device (a sentence on stderr says what to do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .device import NoDeviceError
+
+
+def _devices(args: argparse.Namespace) -> int:
+    from .device import device_table
+    print(device_table())
+    return 0
+
+
+def _exercises(args: argparse.Namespace) -> int:
+    from .exercises import REGISTRY
+    from .kernels import display_path, kernel_path
+    for ex in REGISTRY.values():
+        print(f"{ex.name:<16} {ex.notebook:<22} {display_path(kernel_path(ex.name, solutions=False))}"
+              f"  {ex.title}")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .check import CheckUsageError, run_check
+    try:
+        report = run_check(args.name, args.kernel, solutions=args.solutions, device=args.device,
+                           seed=args.seed, run_timeout=args.timeout)
+    except CheckUsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(report.message)
+    return 0 if report.passed else 1
+
+
+def _profile(args: argparse.Namespace) -> int:
+    from .bench import startup_profile
+    result = startup_profile(device=args.device, n=args.n, in_process=True)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        for stage in result["stages"]:
+            print(f"{stage['stage']:<28} {stage['seconds'] * 1e3:10.3f} ms")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m helpers",
+                                     description="The course's helpers from a shell.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("devices", help="list every OpenCL platform and device with its facts")
+    sub.add_parser("exercises", help="list the exercises and their kernel files")
+    p = sub.add_parser("check", help="check an exercise's kernel (exit 0 passed, 1 failed)")
+    p.add_argument("name", help="the exercise, e.g. float_copy")
+    p.add_argument("--kernel", help="the kernel file (default kernels/NAME.cl)")
+    p.add_argument("--solutions", action="store_true", default=None,
+                   help="check solutions/NAME.cl instead of kernels/NAME.cl")
+    p.add_argument("--device", help="a piece of the device's name (default: the course device)")
+    p.add_argument("--seed", type=int, help="the seed of the random inputs (to reproduce a run)")
+    p.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds the cases may run on the device once built (default 30)")
+    p = sub.add_parser("profile", help="where the time of a small OpenCL program goes")
+    p.add_argument("--device", help="a piece of the device's name")
+    p.add_argument("--n", type=int, default=1 << 22, help="floats to copy (default 2^22)")
+    p.add_argument("--json", action="store_true", help="print JSON with provenance")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
+        return int(e.code or 0)
+    handler = {"devices": _devices, "exercises": _exercises, "check": _check,
+               "profile": _profile}[args.command]
+    try:
+        return handler(args)
+    except NoDeviceError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

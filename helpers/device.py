@@ -1,0 +1,238 @@
+"""Choosing the OpenCL device the course runs on, its context and queue, and the device-facts table.
+
+The order of choice:
+
+1. ``PYOPENCL_CTX``, exactly as pyopencl reads it (``0``, ``0:1``, ...);
+2. ``COURSE_DEVICE``: a case-insensitive piece of the platform or device name (``pocl``,
+   ``nvidia``, ``oclgrind``);
+3. otherwise the first GPU, else a CPU device, else any other device.
+
+Oclgrind is never chosen by default: it is a checker that simulates every work-item and is thousands
+of times slower (it also reports itself as a GPU). When a machine shows the same platform twice (the
+pip PoCL beside a system PoCL), the newest version wins, whatever order the ICD loader lists them in.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import asdict, dataclass
+
+import pyopencl as cl
+
+COURSE_DEVICE_VARIABLE = "COURSE_DEVICE"
+OCLGRIND_PLATFORM = "Oclgrind"
+
+NO_PLATFORM_MESSAGE = (
+    "No OpenCL platform was found. Run `make lab` (or `pip install -e .` in this folder), which "
+    "installs the CPU device PoCL and the checker Oclgrind on Linux x86-64; on macOS the system's "
+    "OpenCL is used; elsewhere use `conda env create -f environment.yml` or install your GPU "
+    "vendor's OpenCL driver. `python -m helpers devices` lists what is found."
+)
+
+
+class NoDeviceError(RuntimeError):
+    """No usable OpenCL device: the message says how to get one."""
+
+
+@dataclass(frozen=True)
+class DeviceSpec:
+    """A device named so that another process finds the same one (indices can differ)."""
+
+    platform: str
+    platform_version: str
+    device: str
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def of(cls, dev: cl.Device) -> DeviceSpec:
+        return cls(dev.platform.name, dev.platform.version, dev.name)
+
+    @property
+    def is_oclgrind(self) -> bool:
+        return self.platform == OCLGRIND_PLATFORM
+
+
+def platforms() -> list[cl.Platform]:
+    """All OpenCL platforms, or :class:`NoDeviceError` with a sentence that says how to get one."""
+    try:
+        found = cl.get_platforms()
+    except cl.Error as e:  # PLATFORM_NOT_FOUND_KHR from the ICD loader
+        raise NoDeviceError(NO_PLATFORM_MESSAGE) from e
+    if not found:
+        raise NoDeviceError(NO_PLATFORM_MESSAGE)
+    return found
+
+
+def all_devices() -> list[cl.Device]:
+    """Every device of every platform, in a stable order (see :func:`_rank`)."""
+    devs: list[cl.Device] = []
+    for plat in platforms():
+        try:
+            devs.extend(plat.get_devices())
+        except cl.Error:  # a platform with no devices (e.g. a GPU driver without its GPU)
+            continue
+    return devs
+
+
+def is_oclgrind(dev: cl.Device) -> bool:
+    return dev.platform.name == OCLGRIND_PLATFORM
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    """Numbers of a version string, for ordering (``PoCL 3.1+debian`` above ``PoCL 3.0-rc2``)."""
+    return tuple(int(x) for x in re.findall(r"\d+", text))
+
+
+def _rank(dev: cl.Device) -> tuple:
+    """Sort key: GPUs, then CPUs, then the rest; Oclgrind last; newest platform version first."""
+    if is_oclgrind(dev):
+        kind = 9
+    elif dev.type & cl.device_type.GPU:
+        kind = 0
+    elif dev.type & cl.device_type.CPU:
+        kind = 1
+    else:
+        kind = 2
+    newest_first = tuple(-x for x in _version_key(dev.platform.version))
+    return (kind, dev.platform.name, newest_first, dev.name)
+
+
+def find_device(spec: DeviceSpec) -> cl.Device:
+    """The device a :class:`DeviceSpec` names (used by child processes)."""
+    for dev in all_devices():
+        if DeviceSpec.of(dev) == spec:
+            return dev
+    raise NoDeviceError(f"The device {spec.device!r} on {spec.platform!r} is no longer listed.")
+
+
+def match_devices(pattern: str) -> list[cl.Device]:
+    """Devices whose ``platform / device`` name contains ``pattern`` (case-insensitive)."""
+    needle = pattern.lower()
+    return sorted(
+        (d for d in all_devices() if needle in f"{d.platform.name} / {d.name}".lower()), key=_rank
+    )
+
+
+def choose_device(pattern: str | None = None) -> cl.Device:
+    """The device the course runs on (see the module docstring for the order of choice).
+
+    :arg pattern: a piece of a platform or device name; overrides the environment.
+    """
+    if pattern is None and os.environ.get("PYOPENCL_CTX"):
+        ctx = cl.create_some_context(interactive=False)
+        return ctx.devices[0]
+    pattern = pattern or os.environ.get(COURSE_DEVICE_VARIABLE)
+    if pattern:
+        found = match_devices(pattern)
+        if not found:
+            names = ", ".join(f"{d.platform.name} / {d.name}" for d in all_devices())
+            raise NoDeviceError(f"No OpenCL device matches {pattern!r}. Devices found: {names}.")
+        return found[0]
+    candidates = sorted(all_devices(), key=_rank)
+    usable = [d for d in candidates if not is_oclgrind(d)]
+    if usable:
+        return usable[0]
+    if candidates:
+        raise NoDeviceError(
+            "Only Oclgrind was found: it checks kernels but is thousands of times slower than a "
+            "real device. Install PoCL (`pip install pocl-binary-distribution` on Linux x86-64) or "
+            f"a GPU driver, or set {COURSE_DEVICE_VARIABLE}=oclgrind to use it anyway."
+        )
+    raise NoDeviceError(NO_PLATFORM_MESSAGE)
+
+
+def oclgrind_device() -> cl.Device | None:
+    """The Oclgrind device, or None when Oclgrind is not installed."""
+    try:
+        return next((d for d in all_devices() if is_oclgrind(d)), None)
+    except NoDeviceError:
+        return None
+
+
+def course_context(
+    device: cl.Device | str | None = None, *, quiet: bool = False
+) -> tuple[cl.Context, cl.CommandQueue]:
+    """A context on the course device and a queue with profiling on; prints the device used.
+
+    :arg device: a device, a piece of its name, or None for :func:`choose_device`.
+    """
+    dev = device if isinstance(device, cl.Device) else choose_device(device)
+    ctx = cl.Context([dev])
+    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    if not quiet:
+        print(f"Running on: {describe(dev)}")
+    return ctx, queue
+
+
+def describe(dev: cl.Device) -> str:
+    """One line naming a device, its platform and driver."""
+    return f"{dev.name.strip()} ({dev.platform.name}, driver {dev.driver_version})"
+
+
+def device_type_name(dev: cl.Device) -> str:
+    if is_oclgrind(dev):
+        return "checker"
+    for flag, name in ((cl.device_type.GPU, "GPU"), (cl.device_type.CPU, "CPU"),
+                       (cl.device_type.ACCELERATOR, "accelerator")):
+        if dev.type & flag:
+            return name
+    return "other"
+
+
+def facts(dev: cl.Device) -> dict:
+    """The device facts the course uses, as plain values."""
+    return {
+        "platform": dev.platform.name,
+        "platform_version": dev.platform.version,
+        "device": dev.name.strip(),
+        "type": device_type_name(dev),
+        "compute_units": dev.max_compute_units,
+        "max_work_group_size": dev.max_work_group_size,
+        "max_work_item_sizes": list(dev.max_work_item_sizes),
+        "local_mem_bytes": dev.local_mem_size,
+        "global_mem_bytes": dev.global_mem_size,
+        "max_clock_mhz": dev.max_clock_frequency,
+        "opencl_c_version": dev.opencl_c_version,
+        "driver_version": dev.driver_version,
+    }
+
+
+def _size(nbytes: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if nbytes < 1024 or unit == "TiB":
+            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.4g} {unit}"
+        nbytes /= 1024
+    raise AssertionError("unreachable")
+
+
+def device_table(devices: list[cl.Device] | None = None, chosen: cl.Device | None = None) -> str:
+    """A text table of every platform and device with the facts the course uses.
+
+    The device the course would choose is marked with ``*``.
+    """
+    devs = sorted(all_devices(), key=_rank) if devices is None else devices
+    if chosen is None:
+        try:
+            chosen = choose_device()
+        except NoDeviceError:
+            chosen = None
+    header = ["", "platform", "device", "type", "CUs", "max WG", "max WI sizes", "local mem",
+              "global mem", "OpenCL C", "driver"]
+    rows = [header]
+    for d in devs:
+        f = facts(d)
+        rows.append([
+            "*" if chosen is not None and d == chosen else "",
+            f["platform"], f["device"], f["type"], str(f["compute_units"]),
+            str(f["max_work_group_size"]), "x".join(map(str, f["max_work_item_sizes"])),
+            _size(f["local_mem_bytes"]), _size(f["global_mem_bytes"]),
+            f["opencl_c_version"].replace("OpenCL C ", "").split(" ")[0], f["driver_version"],
+        ])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    note = "* the device the course uses (PYOPENCL_CTX, then COURSE_DEVICE, then GPU, then CPU)"
+    return "\n".join(lines + ["", note])

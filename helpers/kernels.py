@@ -1,0 +1,152 @@
+"""Finding a kernel file (kernels/ or, with the solutions switch, solutions/), building it, and turning
+a compiler's build log into ``kernels/NAME.cl:LINE:COL: error: message`` lines that name the
+learner's own file.
+
+Compilers cite their own names for the source: PoCL a temp file in its cache
+(``error: ~/.cache/pocl/kcache/tempfile_XXXX.cl:4:23: ...``), Oclgrind ``input.cl:4:23: error: ...``,
+NVIDIA ``<kernel>:4:23: error: ...``. pyopencl adds nothing to the source, so lines and columns are
+the file's own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyopencl as cl
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "kernels"
+SOLUTIONS = ROOT / "solutions"
+SOLUTIONS_VARIABLE = "COURSE_SOLUTIONS"
+
+# "error: FILE:L:C: msg" (PoCL) or "FILE:L:C: error: msg" (clang-based compilers, NVIDIA).
+_DIAGNOSTIC = re.compile(
+    r"^(?:(?P<sev1>error|warning|note): )?(?P<file>[^\s:][^:\n]*?):(?P<line>\d+):(?P<col>\d+): "
+    r"(?:(?P<sev2>fatal error|error|warning|note): )?(?P<msg>.*)$"
+)
+
+
+def solutions_on() -> bool:
+    """Whether the solutions switch (``COURSE_SOLUTIONS=1``) is on."""
+    return os.environ.get(SOLUTIONS_VARIABLE, "").lower() in {"1", "true", "yes", "on"}
+
+
+def kernel_path(name: str, *, solutions: bool | None = None) -> Path:
+    """The file of kernel ``name``: ``kernels/NAME.cl``, or ``solutions/NAME.cl`` with the switch.
+
+    A demo kernel that has no solution (it is complete already) is taken from kernels/ either way.
+    """
+    if solutions is None:
+        solutions = solutions_on()
+    file = f"{name}.cl" if not name.endswith(".cl") else name
+    if solutions and (SOLUTIONS / file).exists():
+        return SOLUTIONS / file
+    return KERNELS / file
+
+
+def display_path(path: Path | str) -> str:
+    """A path as the learner reads it: relative to the course folder when inside it."""
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One compiler message, placed in the learner's file."""
+
+    severity: str
+    line: int
+    col: int
+    message: str
+
+    def format(self, shown_path: str, source_lines: list[str] | None = None) -> str:
+        text = f"{shown_path}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        if source_lines and 1 <= self.line <= len(source_lines):
+            code = source_lines[self.line - 1].rstrip("\n").expandtabs(4)
+            text += f"\n    {code}\n    {' ' * max(self.col - 1, 0)}^"
+        return text
+
+
+def parse_build_log(log: str) -> list[Diagnostic]:
+    """The located messages of a build log, once each, in order."""
+    seen: set[Diagnostic] = set()
+    out: list[Diagnostic] = []
+    for raw in log.splitlines():
+        m = _DIAGNOSTIC.match(raw.strip())
+        if not m:
+            continue
+        sev = m["sev1"] or m["sev2"] or "error"
+        d = Diagnostic("error" if sev == "fatal error" else sev, int(m["line"]), int(m["col"]),
+                       m["msg"].strip())
+        if d not in seen:
+            seen.add(d)
+            out.append(d)
+    return out
+
+
+def format_build_log(log: str, path: Path | str, source: str | None = None) -> str:
+    """A build log rewritten to cite ``path``; notes after their error, unlocated text kept at the
+    end when nothing could be located."""
+    shown = display_path(path)
+    lines = source.splitlines() if source is not None else None
+    diags = parse_build_log(log)
+    if not diags:
+        text = "\n".join(x for x in log.strip().splitlines() if x.strip())
+        return f"{shown}: the build failed:\n{text}" if text else f"{shown}: the build failed."
+    return "\n".join(d.format(shown, lines if d.severity != "note" else None) for d in diags)
+
+
+class KernelBuildError(Exception):
+    """A kernel file that does not compile; the message cites the learner's file and line."""
+
+    def __init__(self, message: str, path: Path | str, diagnostics: list[Diagnostic]):
+        super().__init__(message)
+        self.path = Path(path)
+        self.diagnostics = diagnostics
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows this instead of a traceback
+        return [f"KernelBuildError: {self}"]
+
+
+def build_source(ctx: cl.Context, source: str, path: Path | str,
+                 options: list[str] | None = None) -> cl.Program:
+    """Build OpenCL C ``source`` read from ``path``; a failure raises :class:`KernelBuildError`."""
+    prg = cl.Program(ctx, source)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cl.CompilerWarning)
+            prg.build(options=options or [])
+    except cl.RuntimeError as e:
+        logs = []
+        for dev in ctx.devices:
+            try:
+                logs.append(prg.get_build_info(dev, cl.program_build_info.LOG))
+            except cl.Error:
+                pass
+        log = "\n".join(logs) if any(x.strip() for x in logs) else str(e)
+        diags = parse_build_log(log)
+        raise KernelBuildError(format_build_log(log, path, source), path, diags) from None
+    return prg
+
+
+def build(ctx: cl.Context, name: str, *, solutions: bool | None = None,
+          options: list[str] | None = None) -> cl.Program:
+    """Build kernel file ``name`` (see :func:`kernel_path`) for every device of ``ctx``.
+
+    Example: ``prg = build(ctx, "float_copy"); prg.float_copy(queue, ...)``.
+    """
+    path = kernel_path(name, solutions=solutions)
+    return build_file(ctx, path, options=options)
+
+
+def build_file(ctx: cl.Context, path: Path | str, options: list[str] | None = None) -> cl.Program:
+    """Build the kernel file at ``path``."""
+    path = Path(path)
+    return build_source(ctx, path.read_text(), path, options)

@@ -1,0 +1,139 @@
+"""Oclgrind as the referee: the environment that turns its checks on, and its reports parsed into
+findings placed at the learner's file and line.
+
+A report is a block: a heading line (``Invalid write of size 4 at global memory address ...``,
+``Read-write data race at local memory address ...``, ``Work-group divergence detected (barrier)``,
+``Uninitialized value ...``), then tab-indented lines that name the kernel, the work-item (``Entity:
+Global(100,0,0) Local(36,0,0) Group(1,0,0)``) and ``At line L (column C) of input.cl:``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Turn on the checks that are off by default; bound the flood a badly broken kernel makes.
+ENVIRONMENT = {
+    "OCLGRIND_DATA_RACES": "1",
+    "OCLGRIND_UNINITIALIZED": "1",
+    "OCLGRIND_MAX_ERRORS": "200",
+    "PYOPENCL_NO_CACHE": "1",  # cached binaries lose the source lines
+}
+
+# heading pattern -> (kind, what it means for the learner)
+KINDS: list[tuple[re.Pattern, str, str]] = [
+    (re.compile(r"^Invalid write"), "out_of_bounds_write",
+     "write outside a buffer"),
+    (re.compile(r"^Invalid read"), "out_of_bounds_read",
+     "read outside a buffer"),
+    (re.compile(r"data race"), "race",
+     "data race: two work-items touch the same element without a barrier between them"),
+    (re.compile(r"divergence detected \(barrier\)"), "divergent_barrier",
+     "divergent barrier: not every work-item of a work-group reached this barrier"),
+    (re.compile(r"divergence"), "divergence",
+     "work-group divergence: work-items disagree about a work-group function"),
+    (re.compile(r"^Uninitialized value"), "uninitialized",
+     "a value that was never initialized reached a result"),
+]
+
+_LOCATION = re.compile(r"At line (\d+) \(column (\d+)\)")
+_ENTITY = re.compile(r"Global\(([\d,]+)\) Local\(([\d,]+)\) Group\(([\d,]+)\)")
+_WORK_GROUP = re.compile(r"Work-group: \(([\d,]+)\)")
+_ONLY = re.compile(r"Only (\d+) out of (\d+) work-items executed")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One kind of problem at one place of the kernel, with how often Oclgrind saw it."""
+
+    kind: str
+    meaning: str
+    heading: str
+    line: int | None
+    col: int | None
+    code: str | None
+    entity: str | None
+    count: int = 1
+
+    def format(self, shown_path: str) -> str:
+        where = f"{shown_path}:{self.line}:{self.col}" if self.line else shown_path
+        text = f"{where}: {self.meaning}"
+        detail = [self.heading]
+        if self.entity:
+            detail.append(self.entity)
+        if self.count > 1:
+            detail.append(f"{self.count} reports")
+        text += f" ({'; '.join(detail)})"
+        if self.code:
+            text += f"\n    {self.code}"
+        return text
+
+
+def _classify(heading: str) -> tuple[str, str]:
+    for pattern, kind, meaning in KINDS:
+        if pattern.search(heading):
+            return kind, meaning
+    return "other", "Oclgrind reported a problem"
+
+
+def _entity(block: list[str]) -> str | None:
+    for line in block:
+        m = _ENTITY.search(line)
+        if m:
+            return (f"work-item {_short(m.group(1))} (group {_short(m.group(3))}, "
+                    f"local id {_short(m.group(2))})")
+        m = _WORK_GROUP.search(line)
+        if m:
+            only = next((_ONLY.search(x) for x in block if _ONLY.search(x)), None)
+            extra = f": {only.group(1)} of {only.group(2)} work-items reached it" if only else ""
+            return f"work-group {_short(m.group(1))}{extra}"
+    return None
+
+
+def _short(coords: str) -> str:
+    """``100,0,0`` -> ``100``; ``3,2,0`` -> ``(3,2)``: as many dimensions as are used."""
+    parts = coords.split(",")
+    while len(parts) > 1 and parts[-1] == "0":
+        parts.pop()
+    return parts[0] if len(parts) == 1 else "(" + ",".join(parts) + ")"
+
+
+def parse(log: str) -> list[Finding]:
+    """Findings of an Oclgrind log, one per (kind, line, column), in order of first appearance."""
+    blocks: list[list[str]] = []
+    for raw in log.splitlines():
+        if not raw.strip():
+            continue
+        if raw[0] in " \t":
+            if blocks:
+                blocks[-1].append(raw.strip())
+        elif raw.startswith("Oclgrind:"):  # "200 errors generated - suppressing further errors"
+            continue
+        elif raw.startswith(("Invalid", "Uninitialized", "Work-group divergence", "Work-item",
+                             "Read-write", "Write-write", "Read-only")) \
+                or "data race" in raw or "divergence" in raw:
+            blocks.append([raw.strip()])
+    merged: dict[tuple, Finding] = {}
+    for block in blocks:
+        heading = re.sub(r" (at|to|from) (global|local|private|constant) memory address "
+                         r"0x[0-9a-f]+", r" (\2 memory)", block[0])
+        kind, meaning = _classify(block[0])
+        line = col = None
+        code = None
+        for i, x in enumerate(block):
+            m = _LOCATION.search(x)
+            if m:
+                line, col = int(m.group(1)), int(m.group(2))
+                code = block[i + 1] if i + 1 < len(block) else None
+                break
+        key = (kind, line, col)
+        if key in merged:
+            f = merged[key]
+            merged[key] = Finding(f.kind, f.meaning, f.heading, f.line, f.col, f.code, f.entity,
+                                  f.count + 1)
+        else:
+            merged[key] = Finding(kind, meaning, heading, line, col, code, _entity(block))
+    # An invalid read yields an undefined value, so Oclgrind also reports it as uninitialized where
+    # it is stored: the read is the cause, the second report is noise.
+    bad_reads = {f.line for f in merged.values() if f.kind == "out_of_bounds_read"}
+    return [f for f in merged.values() if not (f.kind == "uninitialized" and f.line in bad_reads)]

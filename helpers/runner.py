@@ -1,0 +1,259 @@
+"""The child process that runs a learner's kernel: ``python -m helpers.runner REQUEST.json``.
+
+The parent (:mod:`helpers.check`) starts it with a time limit, because a learner's kernel may crash
+the process (a wild write on a CPU device) or never return. It writes one JSON line per event to the
+request's ``events`` file, flushed at once, so the parent knows how far it got: ``built`` or
+``build_error``, then ``start`` and ``result`` for each case, then ``done``.
+
+Every buffer gets guard bands (when ``guard`` is on): the kernel sees a sub-buffer of a larger
+allocation whose head and tail hold sentinels. Inputs, outputs and the output's initial contents
+(the poison) use three different sentinels, none of which can pass for a result, so the facts can
+say "written past the end", "never written" and "read past the end of src" apart. Oclgrind runs
+without guards: it checks every access itself, and a sub-buffer would hide the overflow from it.
+
+Facts, not verdicts: the messages a learner reads are made by the parent.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from pathlib import Path
+
+import numpy as np
+import pyopencl as cl
+
+from .device import DeviceSpec, find_device
+from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
+from .kernels import KernelBuildError, build_file
+
+# Bit patterns, by item size: quiet NaNs with payloads for floats; for integers, values far outside
+# what the course's inputs and results reach.
+SENTINELS = {
+    4: {"input_guard": 0x7FC0DEAD, "output_guard": 0x7FC0BEEF, "poison": 0x7FC0F00D},
+    8: {"input_guard": 0x7FF8DEADDEADDEAD, "output_guard": 0x7FF8BEEFBEEFBEEF,
+        "poison": 0x7FF8F00DF00DF00D},
+}
+_UINT = {4: np.uint32, 8: np.uint64}
+MAX_SAMPLES = 5
+
+
+def sentinel(kind: str, dtype: np.dtype, length: int) -> np.ndarray:
+    """``length`` copies of sentinel ``kind`` as values of ``dtype``."""
+    size = np.dtype(dtype).itemsize
+    return np.full(length, SENTINELS[size][kind], dtype=_UINT[size]).view(dtype)
+
+
+def bits(a: np.ndarray) -> np.ndarray:
+    return a.view(_UINT[a.dtype.itemsize])
+
+
+def guard_lengths(dev: cl.Device, buf: Buffer, length: int, max_local: int) -> tuple[int, int]:
+    """Guard elements before and after a buffer: the head is a multiple of the device's sub-buffer
+    alignment; the tail is longer than any overshoot a launch of these cases can make."""
+    item = np.dtype(buf.dtype).itemsize
+    align = max(dev.mem_base_addr_align // 8, 4096)
+    head = align // item
+    tail = max(4096, max_local * 2, min(length, 1 << 16))
+    return head, tail
+
+
+def analyse(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
+            head: dict, tail: dict) -> dict:
+    """Facts about one case's outputs and guard bands (JSON-ready)."""
+    facts: dict = {"buffers": {}, "ok": True}
+    for buf in ex.buffers():
+        full = got[buf.name]
+        h, t = head[buf.name], tail[buf.name]
+        n = full.size - h - t
+        body = full[h:h + n]
+        f: dict = {"role": buf.role, "length": int(n)}
+        guard_kind = "input_guard" if buf.role == "in" else "output_guard"
+        if h or t:
+            ref = bits(sentinel(guard_kind, buf.dtype, 1))[0]
+            front = np.flatnonzero(bits(full[:h]) != ref)
+            back = np.flatnonzero(bits(full[h + n:]) != ref)
+            f["head_changed"] = int(front.size)
+            f["tail_changed"] = int(back.size)
+            if back.size:
+                f["tail_first"] = int(back[0])
+                f["tail_last"] = int(back[-1])
+            if front.size:
+                f["head_last"] = int(h - front[-1])  # 1 = the element just before the start
+        if buf.role == "in":
+            changed = np.flatnonzero(bits(body) != bits(inputs[buf.name]))
+            f["input_changed"] = int(changed.size)
+            if changed.size:
+                f["input_changed_first"] = int(changed[0])
+        else:
+            want = expected[buf.name].astype(buf.dtype, copy=False).ravel()
+            poison = bits(body) == bits(sentinel("poison", buf.dtype, 1))[0]
+            leaked = np.zeros(n, dtype=bool)
+            for other in ex.buffers():
+                if other.role == "in" and np.dtype(other.dtype).itemsize == body.itemsize:
+                    leaked |= bits(body) == bits(sentinel("input_guard", other.dtype, 1))[0]
+            close = np.isclose(body, want, rtol=ex.rtol, atol=ex.atol, equal_nan=False)
+            if ex.rtol == 0 and ex.atol == 0:
+                close = bits(body) == bits(want)
+            wrong = ~close & ~poison & ~leaked
+            f["unwritten"] = int(poison.sum())
+            f["wrong"] = int(wrong.sum())
+            f["leaked"] = int(leaked.sum())
+            if poison.any():
+                idx = np.flatnonzero(poison)
+                f["unwritten_first"] = int(idx[0])
+                # A contiguous block of unwritten elements at the end: "from index k on".
+                f["unwritten_is_tail"] = bool(idx[0] == n - idx.size)
+            if wrong.any():
+                idx = np.flatnonzero(wrong)
+                shift = shifted_by(body, want, wrong, ex)
+                if shift:
+                    f["shift"] = shift
+                f["wrong_samples"] = [
+                    {"index": int(i), "expected": want[i].item(), "got": body[i].item()}
+                    for i in idx[:MAX_SAMPLES]
+                ]
+            if f["unwritten"] or f["wrong"]:
+                facts["ok"] = False
+        if f.get("head_changed") or f.get("tail_changed") or f.get("input_changed"):
+            facts["ok"] = False
+        facts["buffers"][buf.name] = f
+    # A mistake is only named when the values are wrong and its model tells it from the answer.
+    values_wrong = any(f.get("unwritten") or f.get("wrong") for f in facts["buffers"].values())
+    facts["mistakes"] = (matching_mistakes(ex, case, inputs, expected, got, head, tail)
+                         if values_wrong else [])
+    return facts
+
+
+def shifted_by(body: np.ndarray, want: np.ndarray, wrong: np.ndarray, ex: Exercise) -> int:
+    """k when (nearly) every wrong element holds the value expected k places away, else 0."""
+    n = body.size
+    if wrong.sum() < 2:
+        return 0
+    for k in (1, -1, 2, -2):
+        idx = np.flatnonzero(wrong)
+        idx = idx[(idx + k >= 0) & (idx + k < n)]
+        if idx.size and np.isclose(body[idx], want[idx + k], rtol=ex.rtol, atol=ex.atol).mean() > 0.9:
+            return k
+    return 0
+
+
+def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
+                      head: dict, tail: dict) -> list[str]:
+    """Names of the record's mistakes whose model matches every output element, leaving out
+    models that coincide with the right answer in this case."""
+    found = []
+    for mistake in ex.mistakes:
+        try:
+            model = mistake.model(case, inputs)
+        except Exception:  # a model that does not apply to this case
+            continue
+        match = True
+        same_as_answer = True
+        for buf in ex.outputs():
+            h, t = head[buf.name], tail[buf.name]
+            body = got[buf.name][h:got[buf.name].size - t]
+            want = np.asarray(model[buf.name], dtype=np.float64).ravel()
+            not_written = np.isnan(want)
+            poison = bits(body) == bits(sentinel("poison", buf.dtype, 1))[0]
+            if not np.array_equal(poison, not_written):
+                match = False
+                break
+            written = ~not_written
+            right = np.asarray(expected[buf.name], dtype=np.float64).ravel()
+            if not_written.any() or not np.array_equal(want, right):
+                same_as_answer = False
+            if not np.allclose(body[written].astype(np.float64), want[written],
+                               rtol=max(ex.rtol, 1e-6), atol=max(ex.atol, 1e-6)):
+                match = False
+                break
+        if match and not same_as_answer:
+            found.append(mistake.name)
+    return found
+
+
+def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exercise, case: Case,
+             rng: np.random.Generator, guard: bool) -> dict:
+    dev = ctx.devices[0]
+    inputs = {k: np.ascontiguousarray(v) for k, v in ex.make_inputs(case, rng).items()}
+    expected = ex.reference(case, {k: v.copy() for k, v in inputs.items()})
+    mf = cl.mem_flags
+    args, host, head, tail, whole = [], {}, {}, {}, {}
+    max_local = int(np.prod(case.local_size))
+    for arg in ex.args:
+        if isinstance(arg, Scalar):
+            args.append(np.dtype(arg.dtype).type(arg.value(case)))
+        elif isinstance(arg, LocalMem):
+            args.append(cl.LocalMemory(np.dtype(arg.dtype).itemsize * max(arg.length(case), 1)))
+        else:
+            length = arg.length(case)
+            h, t = guard_lengths(dev, arg, length, max_local) if guard else (0, 0)
+            kind = "input_guard" if arg.role == "in" else "output_guard"
+            if arg.role == "out":
+                body = sentinel("poison", arg.dtype, length)
+            else:
+                body = inputs[arg.name].astype(arg.dtype, copy=False).ravel()
+            full = np.concatenate([sentinel(kind, arg.dtype, h), body,
+                                   sentinel(kind, arg.dtype, t)])
+            buf_g = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=full)
+            whole[arg.name] = buf_g
+            item = full.itemsize
+            args.append(buf_g.get_sub_region(h * item, length * item) if guard else buf_g)
+            host[arg.name], head[arg.name], tail[arg.name] = full, h, t
+    knl(queue, case.global_size, case.local_size, *args)
+    queue.finish()
+    got = {}
+    for bname, buf_g in whole.items():
+        got[bname] = np.empty_like(host[bname])
+        cl.enqueue_copy(queue, got[bname], buf_g)
+    queue.finish()
+    return analyse(ex, case, inputs, expected, got, head, tail)
+
+
+def main(request_path: str) -> int:
+    req = json.loads(Path(request_path).read_text())
+    events = open(req["events"], "a", buffering=1)
+
+    def emit(**event) -> None:
+        events.write(json.dumps(event) + "\n")
+        events.flush()
+
+    for extra in req.get("registry_files", []):
+        load_registry_file(extra)
+    ex = get(req["exercise"])
+    dev = find_device(DeviceSpec(**req["device"]))
+    ctx = cl.Context([dev])
+    queue = cl.CommandQueue(ctx)
+    try:
+        prg = build_file(ctx, req["kernel_path"])
+    except KernelBuildError as e:
+        emit(event="build_error", message=str(e))
+        return 0
+    try:
+        knl = getattr(prg, ex.function)
+    except AttributeError:
+        names = [k.function_name for k in prg.all_kernels()]
+        emit(event="no_kernel", expected=ex.function, found=names)
+        return 0
+    emit(event="built")
+    rng = np.random.default_rng(req["seed"])
+    for i, c in enumerate(req["cases"]):
+        case = Case.from_json(c)
+        emit(event="start", case=i)
+        try:
+            facts = run_case(ctx, queue, knl, ex, case, rng, req["guard"])
+        except cl.Error as e:
+            emit(event="launch_error", case=i, message=str(e).splitlines()[0])
+            continue
+        emit(event="result", case=i, **facts)
+    emit(event="done")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1]))
+    except Exception:
+        traceback.print_exc()
+        sys.exit(3)
