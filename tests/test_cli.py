@@ -1,0 +1,41 @@
+"""The command line: exit 0 passed, 1 failed with the diagnosis on stdout, 2 usage error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from .conftest import ROOT, TESTS
+
+
+def helpers_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "helpers", *args], capture_output=True, text=True,
+                          cwd=ROOT)
+
+
+def test_check_of_the_solution_exits_0_with_the_pass_line(oclgrind_present):
+    out = helpers_cli("check", "float_copy", "--solutions")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("✔ float_copy passed")
+
+
+def test_check_of_a_wrong_kernel_exits_1_with_the_diagnosis_on_stdout(oclgrind_present):
+    out = helpers_cli("check", "float_copy", "--kernel",
+                      str(TESTS / "wrong" / "float_copy" / "no_guard.cl"), "--seed", "7")
+    assert out.returncode == 1
+    assert "wrote past the end of dst" in out.stdout
+    assert "seed 7" in out.stdout
+
+
+def test_usage_errors_exit_2_with_a_sentence():
+    unknown = helpers_cli("check", "no_such_exercise")
+    assert unknown.returncode == 2 and "There is no exercise named 'no_such_exercise'" in unknown.stderr
+    missing = helpers_cli("check", "float_copy", "--kernel", "kernels/missing.cl")
+    assert missing.returncode == 2 and "There is no kernel file kernels/missing.cl" in missing.stderr
+    assert helpers_cli("check").returncode == 2
+    assert helpers_cli("frobnicate").returncode == 2
+
+
+def test_exercises_lists_each_exercise_with_its_file():
+    out = helpers_cli("exercises")
+    assert out.returncode == 0 and "float_copy" in out.stdout and "kernels/float_copy.cl" in out.stdout

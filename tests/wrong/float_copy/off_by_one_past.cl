@@ -1,0 +1,7 @@
+// Off by one: i <= n writes one element past the end.
+__kernel void float_copy(__global const float *src, __global float *dst, const uint n)
+{
+    uint i = get_global_id(0);
+    if (i <= n)
+        dst[i] = src[i];
+}
