@@ -159,8 +159,8 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                 elif kind == "result":
                     result.results[ev.pop("case")] = ev
                     current = len(result.results)
-                elif kind == "launch_error":
-                    result.results[ev["case"]] = {"ok": False, "launch_error": ev["message"]}
+                elif kind in ("launch_error", "run_error"):
+                    result.results[ev["case"]] = {"ok": False, kind: ev["message"]}
                 elif kind == "done":
                     result.done = True
             if result.exit_code is not None:
@@ -282,6 +282,9 @@ def describe_buffer(name: str, f: dict, case: Case) -> list[str]:
 
 def describe_case(ex: Exercise, case: Case, r: dict) -> list[str]:
     """Sentences for one failing case, the likely mistake first."""
+    if "run_error" in r:
+        return [f"the kernel failed while running on the device (the driver said: "
+                f"{r['run_error']}): the usual cause is an access far outside a buffer."]
     if "launch_error" in r:
         return [f"the launch failed: {r['launch_error']}. Are the kernel's arguments those of the "
                 f"contract, {signature(ex)}?"]
@@ -317,7 +320,7 @@ def most_telling(p: PassResult, failing: list[int]) -> int:
     with the smallest share of wrong elements (an off-by-one shows in a long array, not in n=1)."""
     def share(i: int) -> float:
         r = p.results[i]
-        if "launch_error" in r:
+        if "launch_error" in r or "run_error" in r:
             return 2.0
         outs = [f for f in r["buffers"].values() if f["role"] != "in"]
         bad = sum(f.get("unwritten", 0) + f.get("wrong", 0) + f.get("leaked", 0) for f in outs)
@@ -358,6 +361,9 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float) -> list[str]
         first = most_telling(p, failing)
         lines.append(f"case {p.cases[first].label()}:")
         lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first]))
+        unrun = len(p.cases) - len(p.results)
+        if unrun and p.crashed_in is None:
+            lines.append(f"{unrun} later case(s) were not run after that error.")
         others = [i for i in failing if i != first]
         if others:
             lines.append(f"{len(others)} more case(s) failed: "

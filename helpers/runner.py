@@ -173,6 +173,10 @@ def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, go
     return found
 
 
+class KernelRunError(Exception):
+    """The device reported an error while the kernel ran."""
+
+
 def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exercise, case: Case,
              rng: np.random.Generator, guard: bool) -> dict:
     dev = ctx.devices[0]
@@ -202,7 +206,10 @@ def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
             args.append(buf_g.get_sub_region(h * item, length * item) if guard else buf_g)
             host[arg.name], head[arg.name], tail[arg.name] = full, h, t
     knl(queue, case.global_size, case.local_size, *args)
-    queue.finish()
+    try:
+        queue.finish()
+    except cl.Error as e:  # the kernel started but failed (a GPU's illegal address, say)
+        raise KernelRunError(str(e).splitlines()[0]) from None
     got = {}
     for bname, buf_g in whole.items():
         got[bname] = np.empty_like(host[bname])
@@ -243,6 +250,9 @@ def main(request_path: str) -> int:
         emit(event="start", case=i)
         try:
             facts = run_case(ctx, queue, knl, ex, case, rng, req["guard"])
+        except KernelRunError as e:
+            emit(event="run_error", case=i, message=str(e))
+            break  # a GPU context is unusable after such an error
         except cl.Error as e:
             emit(event="launch_error", case=i, message=str(e).splitlines()[0])
             continue
