@@ -24,6 +24,7 @@ import pyopencl as cl
 from .device import choose_device, facts
 
 SMALL_VARIABLE = "COURSE_SMALL"
+RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 def small_sizes() -> bool:
@@ -186,3 +187,8 @@ def startup_profile(device: str | None = None, n: int | None = None, *,
     if out.returncode != 0:
         raise RuntimeError(f"The start-up profile failed:\n{out.stderr.strip()}")
     return json.loads(out.stdout)
+
+
+def load_result(name: str) -> dict:
+    """A measured reference result from results/ (``startup-profile-nvidia-h100``, ...)."""
+    return json.loads((RESULTS / f"{name}.json").read_text())

@@ -316,8 +316,9 @@ def _output_tail(p: PassResult, limit: int = 6) -> str | None:
 
 
 def most_telling(p: PassResult, failing: list[int]) -> int:
-    """The failing case whose diagnosis says most: one that matches a known mistake, else the one
-    with the smallest share of wrong elements (an off-by-one shows in a long array, not in n=1)."""
+    """The failing case whose diagnosis says most: one that matches a known mistake, else one with
+    a specific fact (a shift, a write past the end), else the one with the smallest share of wrong
+    elements (an off-by-one shows in a long array, not in n=1)."""
     def share(i: int) -> float:
         r = p.results[i]
         if "launch_error" in r or "run_error" in r:
@@ -326,7 +327,12 @@ def most_telling(p: PassResult, failing: list[int]) -> int:
         bad = sum(f.get("unwritten", 0) + f.get("wrong", 0) + f.get("leaked", 0) for f in outs)
         return bad / max(sum(f["length"] for f in outs), 1)
 
-    return min(failing, key=lambda i: (not p.results[i].get("mistakes"), share(i), i))
+    def specific(i: int) -> bool:
+        keys = ("shift", "leaked", "tail_changed", "head_changed", "input_changed")
+        return any(f.get(k) for f in p.results[i].get("buffers", {}).values() for k in keys)
+
+    return min(failing, key=lambda i: (not p.results[i].get("mistakes"), not specific(i),
+                                       share(i), i))
 
 
 def device_failure(ex: Exercise, p: PassResult, run_timeout: float) -> list[str]:
@@ -476,7 +482,12 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
             lines.extend("  " + x for x in _finding_lines(op.findings, shown))
         if device_ok:
             # Correct on the device but not clean: the device hid a real bug.
-            if op.findings:
+            outside = {"out_of_bounds_read", "out_of_bounds_write"} & {f.kind for f in op.findings}
+            if outside:
+                lines.insert(0, f"gives the right values on {where}, but only by luck: it reads or "
+                             f"writes outside its buffers, which this device silently ignored "
+                             f"(another device may crash or corrupt memory).")
+            elif op.findings:
                 lines.insert(0, f"gives the right values on {where}, but only by luck: the "
                              f"results depend on behaviour OpenCL does not promise.")
             elif op.hung_in is not None:

@@ -44,15 +44,16 @@ def test_skeleton_compiles_and_fails(name, oclgrind_present):
 
 # file under tests/wrong/float_copy -> fragments the diagnosis must contain
 WRONG_FLOAT_COPY = {
-    "no_guard": ["wrote past the end of dst", "guard the store with if (i < n)",
+    # PoCL lets the write reach the guard band; NVIDIA drops writes outside a sub-buffer
+    "no_guard": [("wrote past the end of dst", "writes outside its buffers, which this device"),
                  "no_guard.cl:5:12: write outside a buffer"],
     "local_id": ["likely mistake: only the first 32 elements were copied",
                  "get_local_id(0) counts inside a work-group"],
     "group_id": ["likely mistake", "get_group_id(0) numbers work-groups"],
-    "off_by_one_past": ["one element past the end of dst", "i <= n where i < n is meant",
+    "off_by_one_past": [("one element past the end of dst", "writes outside its buffers"),
                         "off_by_one_past.cl:6:16: write outside a buffer"],
     "off_by_one_short": ["the last element", "was not written", "i < n - 1 where i < n is meant"],
-    "read_past_end": ["read an input past its end", "dst[i] holds the value expected at dst[i + 1]",
+    "read_past_end": ["dst[i] holds the value expected at dst[i + 1]",
                       "read_past_end.cl:6:18: read outside a buffer"],
     # a CPU device dies of it; a GPU driver reports an error instead
     "crash": [("crashed the process running it (SIGSEGV)", "failed while running on the device"),
