@@ -14,7 +14,8 @@ HEADLESS ?=
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-LAB_FLAGS := --port=$(PORT) $(if $(HEADLESS),--no-browser --ip=0.0.0.0)
+LAB_FLAGS := --port=$(PORT) $(if $(HEADLESS),--no-browser --ip=0.0.0.0) \
+             $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
 .PHONY: lab test check devices lint clean
 
