@@ -3,7 +3,7 @@ a compiler's build log into ``kernels/NAME.cl:LINE:COL: error: message`` lines t
 learner's own file.
 
 Compilers cite their own names for the source: PoCL a temp file in its cache
-(``error: ~/.cache/pocl/kcache/tempfile_XXXX.cl:4:23: ...``), Oclgrind ``input.cl:4:23: error: ...``,
+(``error: ~/.cache/pocl/kcache/tempfile_a1b2c3.cl:4:23: ...``), Oclgrind ``input.cl:4:23: error: ...``,
 NVIDIA ``<kernel>:4:23: error: ...``. pyopencl adds nothing to the source, so lines and columns are
 the file's own.
 """
