@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import platform
 import secrets
 import subprocess
@@ -29,7 +30,6 @@ RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 def small_sizes() -> bool:
     """Whether the small-size switch is on (``COURSE_SMALL=1``: slow machines, CI)."""
-    import os
     return os.environ.get(SMALL_VARIABLE, "").lower() in {"1", "true", "yes", "on"}
 
 

@@ -421,12 +421,10 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
     if dp.internal_error:
         return CheckReport(name, False, f"The checker itself failed (not your kernel's fault; "
                            f"please report it):\n{dp.internal_error}", path, seed, dp)
-    header = f"{name} failed ({shown}, on {where}):"
-    reproduce = f"(inputs from seed {seed}: python -m helpers check {name} --seed {seed})"
-
     # Nothing Oclgrind could add: the kernel does not build or does not end.
     if dp.build_error or dp.no_kernel or dp.hung_in is not None:
-        msg = "\n".join([header, _indent(device_failure(ex, dp, run_timeout))])
+        msg = "\n".join([f"{name} failed ({shown}, on {where}):",
+                         _indent(device_failure(ex, dp, run_timeout))])
         return CheckReport(name, False, msg, path, seed, dp)
 
     grind = oclgrind_device()
@@ -436,15 +434,15 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
         op = run_pass(ex, path, DeviceSpec.of(grind), oclgrind_cases(ex, dp), seed, guard=False,
                       env=oclgrind.ENVIRONMENT, run_timeout=oclgrind_run_timeout,
                       registry_files=registry_files)
-    return verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout,
-                   header, reproduce)
+    return verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
 
 
 def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
-            seed: int, path: Path, run_timeout: float, oclgrind_run_timeout: float, header: str,
-            reproduce: str) -> CheckReport:
+            seed: int, path: Path, run_timeout: float, oclgrind_run_timeout: float) -> CheckReport:
     """Combine the two passes into the report (see the module docstring)."""
     name = ex.name
+    header = f"{name} failed ({shown}, on {where}):"
+    reproduce = f"(inputs from seed {seed}: python -m helpers check {name} --seed {seed})"
     n_small = len(op.cases) if op else 0
     oclgrind_clean = op is not None and op.all_ok() and not op.findings
     device_ok = dp.all_ok()
