@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import oclgrind
+from . import cache, oclgrind
 from .device import DeviceSpec, choose_device, describe, oclgrind_device
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 from .kernels import display_path, kernel_path
@@ -224,10 +225,18 @@ def _value(x: float | int) -> str:
     return str(x)
 
 
-def describe_buffer(name: str, f: dict, case: Case) -> list[str]:
-    """Sentences for what went wrong in one buffer of one case (see runner.analyse)."""
+def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | None = None
+                    ) -> list[str]:
+    """Sentences for what went wrong in one buffer of one case (see runner.analyse); ``shape``
+    (rows, columns) places the elements of a 2-D buffer."""
     out: list[str] = []
     n = f["length"]
+
+    def at(i: int) -> str:
+        if shape is None or i < 0 or i >= n:
+            return f"{name}[{i}]"
+        return f"{name}[{i}] (row {i // shape[1]}, column {i % shape[1]})"
+
     if f.get("leaked"):
         out.append(f"{f['leaked']} element(s) of {name} hold the guard value that sits just past "
                    f"the end of an input buffer: the kernel read an input past its end "
@@ -264,17 +273,21 @@ def describe_buffer(name: str, f: dict, case: Case) -> list[str]:
             out.append(f"{name}[{first}] to {name}[{n - 1}] ({k} elements) were not written: the "
                        f"kernel stops short of the end of the data.")
         else:
-            out.append(f"{k} of {n} elements of {name} were not written, the first {name}[{first}].")
+            out.append(f"{k} of {n} elements of {name} were not written, the first {at(first)}.")
     if f.get("shift"):
         k = f["shift"]
         sign = "+" if k > 0 else "-"
         out.append(f"{name}[i] holds the value expected at {name}[i {sign} {abs(k)}]: an index off "
                    f"by {abs(k)} (i {sign} {abs(k)} where i is meant?).")
-    if f.get("wrong"):
+    if f.get("wrong") and f.get("unchanged") == f["wrong"]:
+        every = f"all {n} elements" if f["wrong"] == n else f"{f['wrong']} of {n} elements"
+        out.append(f"{every} of {name} still hold their input values, where they should have "
+                   f"been updated in place: does the kernel store to {name}?")
+    elif f.get("wrong"):
         s = f["wrong_samples"][0]
-        more = "; ".join(f"{name}[{x['index']}] {_value(x['got'])} (expected "
+        more = "; ".join(f"{at(x['index'])} {_value(x['got'])} (expected "
                          f"{_value(x['expected'])})" for x in f["wrong_samples"][1:3])
-        out.append(f"{f['wrong']} of {n} elements of {name} are wrong, the first {name}[{s['index']}]:"
+        out.append(f"{f['wrong']} of {n} elements of {name} are wrong, the first {at(s['index'])}:"
                    f" expected {_value(s['expected'])}, got {_value(s['got'])}"
                    + (f"; also {more}" if more else "") + ".")
     return out
@@ -289,14 +302,62 @@ def describe_case(ex: Exercise, case: Case, r: dict) -> list[str]:
         return [f"the launch failed: {r['launch_error']}. Are the kernel's arguments those of the "
                 f"contract, {signature(ex)}?"]
     out = []
-    sizes = {**case.params, "local": case.local_size[0], "groups": case.num_groups[0],
-             "global_": case.global_size[0]}
+
+    def size(s: tuple[int, ...]) -> int | str:
+        return s[0] if len(s) == 1 else "x".join(map(str, s))
+
+    sizes = {**case.params, "local": size(case.local_size), "groups": size(case.num_groups),
+             "global_": size(case.global_size)}
     for name in r.get("mistakes", []):
         m = next(x for x in ex.mistakes if x.name == name)
-        out.append("likely mistake: " + m.message.format(**sizes) + ".")
+        extra = m.details(case) if m.details else {}
+        out.append("likely mistake: " + m.message.format(**sizes, **extra) + ".")
+    shapes = {b.name: b.shape(case) for b in ex.buffers() if b.shape is not None}
     for name, f in r["buffers"].items():
-        out.extend(describe_buffer(name, f, case))
+        out.extend(describe_buffer(name, f, case, shapes.get(name)))
     return out
+
+
+_UNSUPPORTED = re.compile(r"Undefined external function: (llvm\.[\w.]+)")
+# What the compiler meant by the LLVM intrinsics Oclgrind cannot simulate, and how to avoid them.
+_INTRINSICS = {
+    "usub.sat": ("a saturating subtraction, which the compiler makes of x > y ? x - y : 0 on "
+                 "unsigned values", "write max(x, y) - y with OpenCL's max"),
+    "uadd.sat": ("a saturating addition", "compare before adding, with OpenCL's min"),
+    "sadd.sat": ("a saturating addition", "compare before adding, with OpenCL's min"),
+    "ssub.sat": ("a saturating subtraction", "use OpenCL's max before subtracting"),
+    "umax": ("a maximum written as a comparison", "use OpenCL's max()"),
+    "umin": ("a minimum written as a comparison", "use OpenCL's min()"),
+    "smax": ("a maximum written as a comparison", "use OpenCL's max()"),
+    "smin": ("a minimum written as a comparison", "use OpenCL's min()"),
+    "abs": ("an absolute value written as a comparison", "use OpenCL's abs()"),
+}
+
+
+def oclgrind_gap(p: PassResult | None) -> str | None:
+    """A sentence when Oclgrind could not simulate the kernel because the compiler chose an LLVM
+    instruction Oclgrind does not know (a gap in Oclgrind, not a mistake in the kernel)."""
+    if p is None:
+        return None
+    m = _UNSUPPORTED.search(p.output)
+    if not m:
+        return None
+    name = m.group(1)
+    what, fix = next((v for k, v in _INTRINSICS.items() if f".{k}." in name + "."),
+                     ("an instruction the compiler chose for your code", "write that step another way"))
+    return (f"Oclgrind could not simulate the kernel: it does not know {name}, {what}. That is a "
+            f"gap in Oclgrind, not an error in your kernel, but it means out-of-bounds accesses and "
+            f"races were not looked for. To have them looked for, {fix} and check again.")
+
+
+def finding_hints(ex: Exercise, findings: list[oclgrind.Finding]) -> list[str]:
+    """The exercise's reading of Oclgrind's reports: the likely mistake behind each kind."""
+    out = []
+    for hint in ex.finding_hints:
+        if any(f.kind == hint.kind and (hint.memory is None or f"({hint.memory} memory)" in f.heading)
+               for f in findings) and hint.message not in out:
+            out.append(hint.message)
+    return [f"likely mistake: {m}." for m in out]
 
 
 def _finding_lines(findings: list[oclgrind.Finding], shown: str, limit: int = 4) -> list[str]:
@@ -434,7 +495,33 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
         op = run_pass(ex, path, DeviceSpec.of(grind), oclgrind_cases(ex, dp), seed, guard=False,
                       env=oclgrind.ENVIRONMENT, run_timeout=oclgrind_run_timeout,
                       registry_files=registry_files)
-    return verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
+    report = verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
+    if report.passed:
+        _remember_pass(name, path)
+    return report
+
+
+PASSED = "passed-checks"  # cache document: exercise -> digests of kernel texts that passed
+
+
+def _remember_pass(name: str, path: Path) -> None:
+    try:
+        record = cache.read(PASSED)
+        record.setdefault(name, [])
+        digest = cache.text_digest(path)
+        if digest not in record[name]:
+            record[name] = (record[name] + [digest])[-20:]
+            cache.write(PASSED, record)
+    except OSError:  # a read-only home: the explorer then keeps using the solution
+        pass
+
+
+def has_passed(name: str, path: Path) -> bool:
+    """Whether the kernel file at ``path``, as it is now, has passed the check of ``name``."""
+    try:
+        return path.is_file() and cache.text_digest(path) in cache.read(PASSED).get(name, [])
+    except OSError:
+        return False
 
 
 def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
@@ -446,6 +533,10 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     n_small = len(op.cases) if op else 0
     oclgrind_clean = op is not None and op.all_ok() and not op.findings
     device_ok = dp.all_ok()
+    gap = oclgrind_gap(op)
+    if device_ok and gap:
+        line = f"✔ {name} passed on the device: {len(dp.cases)} cases correct on {where}. {gap}"
+        return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=False)
     if device_ok and (op is None or oclgrind_clean):
         line = f"✔ {name} passed: {len(dp.cases)} cases correct on {where}"
         if op is None:
@@ -478,6 +569,7 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
         if op.findings:
             lines.append("Oclgrind, which checks every access of every work-item, reports:")
             lines.extend("  " + x for x in _finding_lines(op.findings, shown))
+            lines.extend(finding_hints(ex, op.findings))
         if device_ok:
             # Correct on the device but not clean: the device hid a real bug.
             outside = {"out_of_bounds_read", "out_of_bounds_write"} & {f.kind for f in op.findings}
@@ -501,6 +593,8 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
                              f"behaviour OpenCL does not promise (the order work-items run in?).")
                 i = op.failing()[0]
                 lines.extend("  " + s for s in describe_case(ex, op.cases[i], op.results[i]))
+        elif gap:
+            lines.append(gap)
     else:
         lines.append("(Oclgrind is not installed here, so it could not point at the line.)")
     hints = [f"hint: {h}" for h in ex.hints[:2]]

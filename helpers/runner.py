@@ -105,6 +105,8 @@ def analyse(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
             wrong = ~close & ~poison & ~leaked
             f["unwritten"] = int(poison.sum())
             f["wrong"] = int(wrong.sum())
+            if buf.role == "inout":  # updated in place: wrong elements that were never updated
+                f["unchanged"] = int((wrong & (bits(body) == bits(inputs[buf.name]))).sum())
             f["leaked"] = int(leaked.sum())
             if poison.any():
                 idx = np.flatnonzero(poison)
@@ -147,10 +149,26 @@ def shifted_by(body: np.ndarray, want: np.ndarray, wrong: np.ndarray, ex: Exerci
 
 def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
                       head: dict, tail: dict) -> list[str]:
-    """Names of the record's mistakes whose model matches every output element, leaving out
-    models that coincide with the right answer in this case."""
+    """Names of the record's mistakes that the outputs show: a model that matches every output
+    element (leaving out models that coincide with the right answer in this case), or a pattern
+    of the wrong elements' places."""
+    bodies = {}
+    for buf in ex.outputs():
+        h, t = head[buf.name], tail[buf.name]
+        bodies[buf.name] = got[buf.name][h:got[buf.name].size - t]
     found = []
     for mistake in ex.mistakes:
+        if mistake.wrong_at is not None:
+            buf = ex.outputs()[0]
+            body = bodies[buf.name]
+            want = expected[buf.name].astype(buf.dtype, copy=False).ravel()
+            if ex.rtol == 0 and ex.atol == 0:
+                bad = bits(body) != bits(want)
+            else:
+                bad = ~np.isclose(body, want, rtol=ex.rtol, atol=ex.atol)
+            if mistake.wrong_at(case, np.flatnonzero(bad)):
+                found.append(mistake.name)
+            continue
         try:
             model = mistake.model(case, inputs)
         except Exception:  # a model that does not apply to this case
@@ -158,10 +176,12 @@ def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, go
         match = True
         same_as_answer = True
         for buf in ex.outputs():
-            h, t = head[buf.name], tail[buf.name]
-            body = got[buf.name][h:got[buf.name].size - t]
+            body = bodies[buf.name]
             want = np.asarray(model[buf.name], dtype=np.float64).ravel()
             not_written = np.isnan(want)
+            if not_written.all():  # says no more than "never written"
+                match = False
+                break
             poison = bits(body) == sentinel_bits("poison", buf.dtype)
             if not np.array_equal(poison, not_written):
                 match = False

@@ -7,6 +7,7 @@ learner's skeletons pass ``solutions=False`` explicitly.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ import pytest
 os.environ.setdefault("COURSE_SOLUTIONS", "1")
 os.environ.setdefault("COURSE_SMALL", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Peaks and passed checks are cached per user; tests start from an empty cache of their own.
+os.environ.setdefault("COURSE_CACHE", tempfile.mkdtemp(prefix="course-cache-"))
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

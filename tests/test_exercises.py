@@ -22,8 +22,11 @@ def test_exercise_has_skeleton_solution_notebook_and_cases(name):
     assert (KERNELS / f"{name}.cl").is_file() and (SOLUTIONS / f"{name}.cl").is_file()
     assert (ROOT / "notebooks" / f"{ex.notebook}.ipynb").is_file()
     assert any(c.small for c in ex.cases), "Oclgrind needs at least one small case"
-    # sizes that are not a multiple of the work-group size, and several work-group sizes
-    assert any(c.params.get("n", 0) % c.local_size[0] for c in ex.cases)
+    # a range that does not match the data (rounded up past it, or fewer work-items than
+    # elements), except where the range is the data; and several work-group shapes
+    data = ex.outputs()[0].length
+    if name != "query_work_space":
+        assert any(c.work_items != data(c) for c in ex.cases)
     assert len({c.local_size for c in ex.cases}) >= 3
     assert ex.hints
 
@@ -47,7 +50,7 @@ WRONG_FLOAT_COPY = {
     # PoCL lets the write reach the guard band; NVIDIA drops writes outside a sub-buffer
     "no_guard": [("wrote past the end of dst", "writes outside its buffers, which this device"),
                  "no_guard.cl:5:12: write outside a buffer"],
-    "local_id": ["likely mistake: only the first 32 elements were copied",
+    "local_id": ["likely mistake: only the first 32 elements were written",
                  "get_local_id(0) counts inside a work-group"],
     "group_id": ["likely mistake", "get_group_id(0) numbers work-groups"],
     "off_by_one_past": [("one element past the end of dst", "writes outside its buffers"),
@@ -76,6 +79,63 @@ def test_wrong_float_copy_is_rejected_with_its_diagnosis(wrong, oclgrind_present
         either = fragment if isinstance(fragment, tuple) else (fragment,)
         assert any(x in report.message for x in either), f"{fragment!r} not in:\n{report.message}"
     assert "Traceback" not in report.message
+
+
+# exercise/file under tests/wrong -> fragments the diagnosis must contain (alternatives in tuples)
+WRONG_LEVELS_1_2 = {
+    "sum_ints/local_id": ["likely mistake: only the first 32 elements were written",
+                          "get_local_id(0) counts inside a work-group"],
+    "sum_ints_multi/one_each": ["likely mistake: only the first 32 elements were written, one per "
+                                "work-item", "each work-item must loop over several"],
+    "sum_ints_multi/leftover": ["likely mistake: the last 3 elements were not written: n = 1048579 "
+                                "is not a multiple of the global size 8192",
+                                "Loop while the index is below n"],
+    "sum_ints_multi/chunk_overrun": [("wrote past the end of c", "writes outside its buffers"),
+                                     "chunk_overrun.cl:8:22: write outside a buffer"],
+    "query_work_space/local_id": ["likely mistake: you returned get_local_id(0) where "
+                                  "get_global_id(0) was asked (query number 0)",
+                                  "(row 0, column 4): expected 4, got 0"],
+    "query_work_space/transposed": ["likely mistake: the values are right but stored transposed"],
+    "erosion_1d/borders_skipped": ["likely mistake: the 5 element(s) at each end were not written",
+                                   "must be clipped to the data"],
+    "erosion_1d/unclipped": ["unclipped.cl:10:21: read outside a buffer",
+                             "likely mistake: the window is not clipped at the borders"],
+    "erosion_1d/window_short": ["likely mistake: the window stops one element short"],
+    "erosion_1d_local/no_barrier": ["no_barrier.cl:19:17: data race",
+                                    "likely mistake: barrier missing"],
+    "erosion_1d_local/no_halo": ["likely mistake: every wrong element lies within",
+                                 "the halo (the radius elements on each side of the group's block) "
+                                 "was not loaded"],
+    "erosion_1d_local/barrier_in_branch": ["barrier_in_branch.cl:14:9: divergent barrier",
+                                           "likely mistake: the barrier is inside a branch"],
+    "erosion_2d/frame_skipped": ["likely mistake: the pixels within", "of the image's edge were "
+                                 "not written"],
+    "erosion_2d/rows_only": ["likely mistake: each pixel holds the minimum over its row's window"],
+    "matrix_vector/once": ["likely mistake: a was updated once: the update must be applied"],
+    "matrix_vector/b_by_row": ["likely mistake: b was indexed by the row",
+                               "b_by_row.cl:17:21: read outside a buffer"],
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG_LEVELS_1_2))
+def test_wrong_kernels_of_levels_1_and_2_are_rejected_with_their_diagnosis(wrong, oclgrind_present):
+    name = wrong.split("/")[0]
+    report = run_check(name, TESTS / "wrong" / f"{wrong}.cl", run_timeout=20)
+    assert not report.passed
+    for fragment in WRONG_LEVELS_1_2[wrong]:
+        either = fragment if isinstance(fragment, tuple) else (fragment,)
+        assert any(x in report.message for x in either), f"{fragment!r} not in:\n{report.message}"
+    assert "Traceback" not in report.message
+
+
+def test_a_kernel_oclgrind_cannot_simulate_passes_on_the_device_with_what_was_not_checked(
+        oclgrind_present):
+    # x > y ? x - y : 0 on uints becomes llvm.usub.sat, which Oclgrind 21.10 does not know
+    report = run_check("erosion_1d", TESTS / "oclgrind_gaps" / "erosion_1d_saturating.cl")
+    assert report.passed and not report.oclgrind_available, report.message
+    assert "does not know llvm.usub.sat" in report.message
+    assert "out-of-bounds accesses and races were not looked for" in report.message
+    assert "write max(x, y) - y" in report.message
 
 
 # A test-only exercise with barriers: the referee path, and the barrier mistakes.

@@ -1,0 +1,47 @@
+"""The course's cache folder: measured device peaks and the kernels that passed their checks.
+
+``COURSE_CACHE`` names the folder; by default ``$XDG_CACHE_HOME/opencl-course`` (``~/.cache/...``).
+Everything in it can be deleted: it is measured or checked again when needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+CACHE_VARIABLE = "COURSE_CACHE"
+
+
+def cache_dir() -> Path:
+    """The cache folder (created on first use)."""
+    base = os.environ.get(CACHE_VARIABLE)
+    if base:
+        path = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        path = Path(xdg) / "opencl-course"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def read(name: str) -> dict:
+    """The JSON document ``name`` of the cache, or {} when there is none (or it is damaged)."""
+    try:
+        return json.loads((cache_dir() / f"{name}.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def write(name: str, data: dict) -> None:
+    """Replace the JSON document ``name`` (written aside, then renamed: never half a file)."""
+    path = cache_dir() / f"{name}.json"
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(path)
+
+
+def text_digest(path: Path) -> str:
+    """A digest of a file's text (what 'this kernel, as it is now' means)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

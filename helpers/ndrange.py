@@ -1,0 +1,197 @@
+"""The NDRange and its query functions: what each work-item sees, computed in Python, and the same
+values measured on a device with the ``query_work_space`` kernel.
+
+The pure part (:data:`QUERIES`, :func:`query_values`, :func:`shape_problem`, :func:`quick_test`) needs
+no OpenCL: the exercise's reference, the quick test and the explorer's sentences come from it.
+:func:`run_query` runs the kernel for real; :func:`explorer_kernel` says which kernel file to run
+(the learner's once it has passed its check, the solution until then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+# The query functions, numbered as in the query_work_space contract (DESIGN.md section 4).
+QUERIES = (
+    "get_global_id(0)", "get_global_id(1)", "get_global_size(0)", "get_global_size(1)",
+    "get_group_id(0)", "get_group_id(1)", "get_local_id(0)", "get_local_id(1)",
+    "get_local_size(0)", "get_local_size(1)", "get_num_groups(0)", "get_num_groups(1)",
+    "get_work_dim()",
+)
+
+
+def as_2d(size: int | Sequence[int]) -> tuple[int, int]:
+    """A 1-D or 2-D size as (dimension 0, dimension 1); a 1-D range has dimension 1 of size 1."""
+    if isinstance(size, (int, np.integer)):
+        return int(size), 1
+    size = tuple(int(x) for x in size)
+    return (size[0], 1) if len(size) == 1 else (size[0], size[1])
+
+
+def query_values(global_size: Sequence[int] | int, local_size: Sequence[int] | int,
+                 query: int | str) -> np.ndarray:
+    """What every work-item gets from query function ``query`` (its number or its name).
+
+    The result has one row per value of dimension 1 and one column per value of dimension 0, as the
+    kernel stores it: ``out[get_global_id(1) * get_global_size(0) + get_global_id(0)]``.
+    """
+    q = QUERIES.index(query) if isinstance(query, str) else int(query)
+    dims = 1 if isinstance(global_size, (int, np.integer)) or len(global_size) == 1 else 2
+    (gx, gy), (lx, ly) = as_2d(global_size), as_2d(local_size)
+    y, x = np.mgrid[0:gy, 0:gx]
+    name = QUERIES[q]
+    d = 0 if name.endswith("(0)") else 1
+    idx, glob, loc = (x, gx, lx) if d == 0 else (y, gy, ly)
+    values = {
+        "get_global_id": idx,
+        "get_global_size": np.full_like(idx, glob),
+        "get_group_id": idx // loc,
+        "get_local_id": idx % loc,
+        "get_local_size": np.full_like(idx, loc),
+        "get_num_groups": np.full_like(idx, glob // loc),
+        "get_work_dim": np.full_like(idx, dims),
+    }[name.split("(")[0]]
+    return values.astype(np.int32)
+
+
+def work_item_values(global_size: Sequence[int], local_size: Sequence[int],
+                     global_id: Sequence[int]) -> dict[str, int]:
+    """Every query function's value for one work-item (the answers of the quick test)."""
+    gx, gy = as_2d(global_id)
+    return {name: int(query_values(global_size, local_size, q)[gy, gx])
+            for q, name in enumerate(QUERIES)}
+
+
+def shape_problem(global_size: Sequence[int], local_size: Sequence[int],
+                  max_work_group_size: int, max_work_item_sizes: Sequence[int]) -> str | None:
+    """Why a device cannot run this range, in a sentence, or None when it can."""
+    glob, loc = tuple(global_size), tuple(local_size)
+    if len(glob) != len(loc):
+        return (f"The global range has {len(glob)} dimension(s) and the work-group {len(loc)}: "
+                f"both must have the same number.")
+    if any(x < 1 for x in glob + loc):
+        return "Every size must be at least 1."
+    items = int(np.prod(loc))
+    shown = " x ".join(map(str, loc))
+    if items > max_work_group_size:
+        return (f"A work-group of {shown} = {items} work-items is larger than this device's "
+                f"maximum of {max_work_group_size} work-items per group.")
+    for d, (x, most) in enumerate(zip(loc, max_work_item_sizes, strict=False)):
+        if x > most:
+            return (f"The work-group is {x} work-items wide in dimension {d}, more than this "
+                    f"device's maximum of {most} in that dimension.")
+    for d, (g, x) in enumerate(zip(glob, loc, strict=True)):
+        if g % x:
+            return (f"The global size {g} of dimension {d} is not a multiple of the work-group "
+                    f"size {x}: the range cannot be split into whole work-groups (round the "
+                    f"global size up to {-(-g // x) * x} and let the extra work-items do nothing).")
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# The quick test: predict what one work-item gets.
+
+@dataclass(frozen=True)
+class QuickTestResult:
+    """The learner's predictions marked: ``right``, ``wrong`` and ``unanswered`` names."""
+
+    answers: dict[str, int]
+    predictions: dict[str, int | None]
+    right: tuple[str, ...]
+    wrong: tuple[str, ...]
+    unanswered: tuple[str, ...]
+
+    def table(self, reveal: bool = False) -> str:
+        lines = []
+        for name in QUERIES:
+            guess = self.predictions.get(name)
+            if name in self.right:
+                mark = f"✔ {guess}"
+            elif name in self.wrong:
+                mark = f"✘ you said {guess}, it is {self.answers[name]}"
+            else:
+                mark = f"? {self.answers[name]}" if reveal else "? (not answered yet)"
+            lines.append(f"{name:<20} {mark}")
+        lines.append(f"{len(self.right)} right, {len(self.wrong)} wrong, "
+                     f"{len(self.unanswered)} not answered")
+        return "\n".join(lines)
+
+
+def quick_test(predictions: dict[str, int | None], global_size: Sequence[int],
+               local_size: Sequence[int], global_id: Sequence[int]) -> QuickTestResult:
+    """Mark ``predictions`` (query name -> value, None when not answered) for one work-item."""
+    unknown = set(predictions) - set(QUERIES)
+    if unknown:
+        raise KeyError(f"Not query functions: {', '.join(sorted(unknown))}. Use the names "
+                       f"exactly as written: {', '.join(QUERIES)}.")
+    answers = work_item_values(global_size, local_size, global_id)
+    right = tuple(q for q in QUERIES if predictions.get(q) is not None
+                  and predictions[q] == answers[q])
+    wrong = tuple(q for q in QUERIES if predictions.get(q) is not None
+                  and predictions[q] != answers[q])
+    unanswered = tuple(q for q in QUERIES if predictions.get(q) is None)
+    return QuickTestResult(answers, dict(predictions), right, wrong, unanswered)
+
+
+# --------------------------------------------------------------------------------------------------
+# On the device.
+
+@dataclass(frozen=True)
+class QueryRun:
+    """A run of ``query_work_space``: the values, or the sentence saying why it could not run."""
+
+    global_size: tuple[int, ...]
+    local_size: tuple[int, ...]
+    query: int
+    values: np.ndarray | None
+    problem: str | None
+    kernel: str
+
+    @property
+    def name(self) -> str:
+        return QUERIES[self.query]
+
+
+def explorer_kernel() -> Path:
+    """The kernel the explorer runs: the learner's ``query_work_space`` once its current text has
+    passed the check (see :func:`helpers.check.has_passed`), otherwise the solution."""
+    from .check import has_passed
+    from .kernels import kernel_path
+
+    mine = kernel_path("query_work_space", solutions=False)
+    if has_passed("query_work_space", mine):
+        return mine
+    return kernel_path("query_work_space", solutions=True)
+
+
+def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int], query: int,
+              kernel: Path | None = None) -> QueryRun:
+    """Run ``query_work_space`` on the context's device; an impossible range becomes a sentence."""
+    import pyopencl as cl
+
+    from .kernels import KernelBuildError, build_file, display_path
+
+    glob, loc = tuple(int(x) for x in global_size), tuple(int(x) for x in local_size)
+    kernel = kernel or explorer_kernel()
+    shown = display_path(kernel)
+    dev = ctx.devices[0]
+    problem = shape_problem(glob, loc, dev.max_work_group_size, dev.max_work_item_sizes)
+    if problem is not None:
+        return QueryRun(glob, loc, query, None, problem, shown)
+    gx, gy = as_2d(glob)
+    out_np = np.full(gx * gy, -1, dtype=np.int32)
+    try:
+        prg = build_file(ctx, kernel)
+        out_g = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out_np)
+        prg.query_work_space(queue, glob, loc, out_g, np.int32(query))
+        cl.enqueue_copy(queue, out_np, out_g)
+    except KernelBuildError as e:
+        return QueryRun(glob, loc, query, None, f"{shown} does not compile:\n{e}", shown)
+    except cl.Error as e:
+        return QueryRun(glob, loc, query, None,
+                        f"The device refused this launch: {str(e).splitlines()[0]}", shown)
+    return QueryRun(glob, loc, query, out_np.reshape(gy, gx), None, shown)
