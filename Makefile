@@ -33,7 +33,7 @@ lab: $(STAMP)
 
 # Notebooks run with the solutions switched on and small sizes (tests/conftest.py sets both).
 test: $(STAMP)
-	$(BIN)/ruff check helpers tests
+	$(BIN)/ruff check helpers tests conftest.py
 	$(BIN)/python -m pytest
 
 check: $(STAMP)
@@ -43,7 +43,7 @@ devices: $(STAMP)
 	$(BIN)/python -m helpers devices
 
 lint: $(STAMP)
-	$(BIN)/ruff check helpers tests
+	$(BIN)/ruff check helpers tests conftest.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info

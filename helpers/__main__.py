@@ -1,4 +1,4 @@
-"""The command line: ``python -m helpers devices | check NAME | exercises | profile``.
+"""The command line: ``python -m helpers devices | check NAME | exercises | profile | bench``.
 
 Exit codes: 0 success (a check passed), 1 a check failed (the diagnosis is on stdout), 2 a usage
 error or no OpenCL device (a sentence on stderr says what to do).
@@ -51,6 +51,22 @@ def _profile(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .bench import EXPERIMENTS, run_all, summary
+    unknown = set(args.only or []) - set(EXPERIMENTS)
+    if unknown:
+        print(f"error: no experiment named {', '.join(sorted(unknown))}; there are "
+              f"{', '.join(EXPERIMENTS)}", file=sys.stderr)
+        return 2
+    run = run_all(args.device, args.only)
+    if args.out:
+        Path(args.out).write_text(json.dumps(run, indent=1))
+    print(summary(run))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers",
                                      description="The course's helpers from a shell.")
@@ -70,12 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--device", help="a piece of the device's name")
     p.add_argument("--n", type=int, default=1 << 22, help="floats to copy (default 2^22)")
     p.add_argument("--json", action="store_true", help="print JSON with provenance")
+    p = sub.add_parser("bench", help="run the notebooks' measured experiments, print a summary")
+    p.add_argument("--device", help="a piece of the device's name (default: the course device)")
+    p.add_argument("--out", help="write the full results, with provenance, to this JSON file")
+    p.add_argument("--only", nargs="+", metavar="EXPERIMENT", help="run only these experiments")
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
     handler = {"devices": _devices, "exercises": _exercises, "check": _check,
-               "profile": _profile}[args.command]
+               "profile": _profile, "bench": _bench}[args.command]
     try:
         return handler(args)
     except NoDeviceError as e:

@@ -192,3 +192,312 @@ def startup_profile(device: str | None = None, n: int | None = None, *,
 def load_result(name: str) -> dict:
     """A measured reference result from results/ (``startup-profile-nvidia-h100``, ...)."""
     return json.loads((RESULTS / f"{name}.json").read_text())
+
+
+# --------------------------------------------------------------------------------------------------
+# Throughput: what a time means.
+
+def gb_per_s(nbytes: float, seconds: float) -> float:
+    """Data throughput in GB/s (10^9 bytes per second, as vendors quote bandwidth)."""
+    return nbytes / seconds / 1e9
+
+
+def gflop_per_s(flops: float, seconds: float) -> float:
+    """Computational throughput in GFLOP/s."""
+    return flops / seconds / 1e9
+
+
+def _device_key(dev: cl.Device) -> str:
+    return f"{dev.platform.name} | {dev.platform.version} | {dev.name.strip()} | {dev.driver_version}"
+
+
+# --------------------------------------------------------------------------------------------------
+# Device peaks, clpeak-style.
+
+PEAK_WIDTHS = (1, 2, 4, 8, 16)
+PEAKS_CACHE = "peaks"
+
+
+def _peak_program(ctx: cl.Context, width: int, rounds: int) -> cl.Program:
+    source = (Path(__file__).resolve().parent / "cl" / "peaks.cl").read_text()
+    vec = "float" if width == 1 else f"float{width}"
+    return cl.Program(ctx, source).build(options=[f"-DVEC={vec}", f"-DWIDTH={width}",
+                                                  f"-DROUNDS={rounds}"])
+
+
+def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None = None,
+                  repeats: int = 5, progress: bool = True) -> dict:
+    """Measure this device's peaks as clpeak does: read and copy bandwidth at float, float2, ...,
+    float16, and GFLOP/s from chains of dependent multiply-adds at the same widths.
+
+    :arg nbytes: bytes the bandwidth kernels read (default 256 MiB, 32 MiB with the small switch,
+        never more than an eighth of the device's memory).
+    """
+    from .progress import Progress
+
+    dev = queue.device
+    if nbytes is None:
+        nbytes = (32 << 20) if small_sizes() else (256 << 20)
+    nbytes = min(nbytes, dev.global_mem_size // 8, dev.max_mem_alloc_size)
+    floats = nbytes // 4
+    mf = cl.mem_flags
+    in_g = cl.Buffer(ctx, mf.READ_ONLY, floats * 4)
+    cl.enqueue_fill_buffer(queue, in_g, np.float32(1.0), 0, floats * 4).wait()
+    copy_g = cl.Buffer(ctx, mf.WRITE_ONLY, floats * 4)
+    local = min(256, dev.max_work_group_size)
+    # Enough work-items to fill the device many times over, each reading `per` vectors.
+    work_items = min(dev.max_compute_units * 2048, floats // 16) // local * local
+    out_g = cl.Buffer(ctx, mf.WRITE_ONLY, max(work_items, 1) * 4)
+    compute_items = max(dev.max_compute_units * local * 16, local)
+    compute_out_g = cl.Buffer(ctx, mf.WRITE_ONLY, compute_items * 4)
+    rounds = 8 if small_sizes() else 64
+    read, copy, compute = {}, {}, {}
+    for width in Progress(PEAK_WIDTHS, "device peaks", enabled=progress):
+        prg = _peak_program(ctx, width, rounds)
+        per = floats // width // work_items
+        used = per * work_items * width * 4
+        for kernel_name in ("read_bandwidth", "read_bandwidth_chunked"):
+            knl = cl.Kernel(prg, kernel_name)
+            t = time_kernel(lambda knl=knl, per=per: knl(queue, (work_items,), (local,), in_g,
+                                                         out_g, np.uint32(per)),
+                            warmup=1, repeats=repeats)
+            read[width] = max(read.get(width, 0.0), gb_per_s(used, t.median))
+        vectors = floats // width // local * local
+        knl = cl.Kernel(prg, "copy_bandwidth")
+        t = time_kernel(lambda knl=knl, vectors=vectors: knl(queue, (vectors,), (local,), in_g,
+                                                             copy_g),
+                        warmup=1, repeats=repeats)
+        copy[width] = gb_per_s(2 * vectors * width * 4, t.median)
+        knl = cl.Kernel(prg, "mad_chain")
+        t = time_kernel(lambda knl=knl: knl(queue, (compute_items,), (local,), compute_out_g,
+                                            np.float32(1e-3)), warmup=1, repeats=repeats)
+        flops = compute_items * rounds * 32 * 2 * width
+        compute[width] = gflop_per_s(flops, t.median)
+    return {
+        "experiment": "peaks",
+        "read_gb_per_s": read, "copy_gb_per_s": copy, "gflop_per_s": compute,
+        # bytes moved per second, reading alone or copying (read + write), whichever is higher
+        "bandwidth_gb_per_s": max(max(read.values()), max(copy.values())),
+        "copy_bandwidth_gb_per_s": max(copy.values()),
+        "compute_gflop_per_s": max(compute.values()),
+        "bytes": int(floats * 4), "work_items": int(work_items), "rounds": rounds,
+        "repeats": repeats, "environment": environment(dev),
+    }
+
+
+def peaks(ctx: cl.Context, queue: cl.CommandQueue, *, refresh: bool = False,
+          progress: bool = True) -> dict:
+    """This device's peaks (see :func:`measure_peaks`), measured once and then read from the
+    course's cache (one entry per device and driver). ``refresh=True`` measures again."""
+    from . import cache
+
+    key = _device_key(queue.device)
+    stored = cache.read(PEAKS_CACHE)
+    if not refresh and key in stored:
+        result = stored[key]
+        for name in ("read_gb_per_s", "copy_gb_per_s", "gflop_per_s"):  # JSON keys are strings
+            result[name] = {int(k): v for k, v in result[name].items()}
+        return result
+    result = measure_peaks(ctx, queue, progress=progress)
+    try:
+        cache.write(PEAKS_CACHE, {**cache.read(PEAKS_CACHE), key: result})
+    except OSError:
+        pass
+    return result
+
+
+# --------------------------------------------------------------------------------------------------
+# Timing an exercise's kernel with the record's own buffers.
+
+def moved_bytes(ex, case) -> int:
+    """The bytes a kernel of this exercise must move at least: inputs read once, outputs written
+    once, buffers updated in place both."""
+    from .exercises import Buffer
+    total = 0
+    for arg in ex.args:
+        if isinstance(arg, Buffer):
+            size = arg.length(case) * np.dtype(arg.dtype).itemsize
+            total += 2 * size if arg.role == "inout" else size
+    return total
+
+
+def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
+                  kernel: str | Path | None = None, warmup: int = 2, repeats: int = 10,
+                  seed: int | None = None, verify: bool = True) -> dict:
+    """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.exercises.Case`), checking
+    the first launch's output against the reference (``verify``). Default kernel: the learner's
+    once it has passed its check, the solution until then."""
+    from .check import kernel_to_measure
+    from .exercises import Buffer, LocalMem, Scalar, get
+    from .kernels import build_file, display_path
+
+    ex = get(name)
+    path = Path(kernel) if kernel is not None else kernel_to_measure(name)
+    knl = getattr(build_file(ctx, path), ex.function)
+    rng = np.random.default_rng(seed)
+    inputs = ex.make_inputs(case, rng)
+    mf = cl.mem_flags
+    args, outs = [], {}
+    for arg in ex.args:
+        if isinstance(arg, Scalar):
+            args.append(np.dtype(arg.dtype).type(arg.value(case)))
+        elif isinstance(arg, LocalMem):
+            args.append(cl.LocalMemory(np.dtype(arg.dtype).itemsize * max(arg.length(case), 1)))
+        elif isinstance(arg, Buffer):
+            host = (inputs[arg.name].astype(arg.dtype).ravel() if arg.role != "out"
+                    else np.zeros(arg.length(case), dtype=arg.dtype))
+            buf_g = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+            args.append(buf_g)
+            if arg.role != "in":
+                outs[arg.name] = (buf_g, host)
+
+    first = knl(queue, case.global_size, case.local_size, *args)
+    first.wait()
+    expected = ex.reference(case, {k: v.copy() for k, v in inputs.items()}) if verify else {}
+    for out_name, (buf_g, host) in outs.items() if verify else ():  # the first result must be right
+        got = np.empty_like(host)
+        cl.enqueue_copy(queue, got, buf_g)
+        if not np.allclose(got, expected[out_name].ravel(), rtol=max(ex.rtol, 1e-5),
+                           atol=max(ex.atol, 1e-6)):
+            raise AssertionError(f"{display_path(path)} gave wrong results for {case.label()}: "
+                                 f"run check({name!r}) to see why")
+    timing = time_kernel(lambda: knl(queue, case.global_size, case.local_size, *args),
+                         warmup=warmup, repeats=repeats)
+    nbytes = moved_bytes(ex, case)
+    return {"exercise": name, "kernel": display_path(path), "case": case.to_json(),
+            "seconds": timing.median, "min_seconds": timing.minimum, "repeats": repeats,
+            "warmup": warmup, "bytes": nbytes, "gb_per_s": gb_per_s(nbytes, timing.median)}
+
+
+def throughput_sweep(ctx: cl.Context, queue: cl.CommandQueue, name: str = "sum_ints",
+                     sizes: list[int] | None = None, *, local_size: int = 256,
+                     progress: bool = True) -> dict:
+    """GB/s of a 1-D exercise kernel (``n`` elements) as n grows: small launches are dominated
+    by the fixed cost of a launch, large ones approach the memory bandwidth."""
+    from .exercises import Case, rounded_up
+    from .progress import Progress
+
+    if sizes is None:
+        top = 22 if small_sizes() else 26
+        sizes = [1 << k for k in range(10, top + 1, 2)]
+    local = min(local_size, queue.device.max_work_group_size)
+    points = []
+    for n in Progress(sizes, f"{name} sweep", enabled=progress):
+        case = Case((rounded_up(n, local),), (local,), {"n": n})
+        points.append({"n": n, **time_exercise(ctx, queue, name, case, repeats=5)})
+    return {"experiment": "throughput_sweep", "exercise": name, "points": points,
+            "environment": environment(queue.device)}
+
+
+def matrix_vector_sweep(ctx: cl.Context, queue: cl.CommandQueue, repeats: list[int] | None = None,
+                        rows: int | None = None, cols: int | None = None, *,
+                        progress: bool = True) -> dict:
+    """Data and computational throughput of ``matrix_vector`` as a function of the repeat count:
+    the bytes stay the same, the work grows with repeat (2 flops per element per round)."""
+    from .exercises import Case, rounded_up
+    from .progress import Progress
+
+    if repeats is None:
+        repeats = [1, 2, 4, 8, 16, 32, 64, 128, 256] + ([] if small_sizes() else [512, 1024])
+    if rows is None:
+        rows, cols = (1024, 1024) if small_sizes() else (4096, 4096)
+    lx, ly = (32, 8) if queue.device.max_work_group_size >= 256 else (16, 4)
+    points = []
+    for k, rep in enumerate(Progress(repeats, "matrix_vector sweep", enabled=progress)):
+        case = Case((rounded_up(cols, lx), rounded_up(rows, ly)), (lx, ly),
+                    {"rows": rows, "cols": cols, "repeat": rep})
+        # the same kernel at every point: numpy's reference is checked at the first only
+        r = time_exercise(ctx, queue, "matrix_vector", case, warmup=1, repeats=5, verify=k == 0)
+        flops = 2 * rep * rows * cols
+        points.append({"repeat": rep, **r, "flops": flops,
+                       "gflop_per_s": gflop_per_s(flops, r["seconds"]),
+                       "flop_per_byte": flops / r["bytes"]})
+    return {"experiment": "matrix_vector_sweep", "rows": rows, "cols": cols, "points": points,
+            "crossover_repeat": crossover(points), "environment": environment(queue.device)}
+
+
+def crossover(points: list[dict]) -> float | None:
+    """The repeat count where the measured time stops being flat (memory-bound) and starts to
+    grow with the work (compute-bound): the flat floor of the first points divided by the slope of
+    the last two. None when the sweep never leaves the floor."""
+    if len(points) < 3:
+        return None
+    floor = float(np.median([p["seconds"] for p in points[:2]]))
+    a, b = points[-2], points[-1]
+    slope = (b["seconds"] - a["seconds"]) / (b["repeat"] - a["repeat"])
+    if slope <= 0 or b["seconds"] < 1.5 * floor:
+        return None
+    return floor / slope
+
+
+def ridge_point(peak: dict) -> float:
+    """FLOP per byte where the roofline's two limits meet: below it a kernel is memory-bound."""
+    return peak["compute_gflop_per_s"] / peak["bandwidth_gb_per_s"]
+
+
+# --------------------------------------------------------------------------------------------------
+# Every measured experiment of the notebooks, in one run: ``python -m helpers bench``.
+
+def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
+    """The erosion exercises of notebook 03 timed side by side (the solutions, or the learner's
+    kernels once they have passed)."""
+    from .exercises import Case, rounded_up
+
+    n, r = (1 << 18, 8) if small_sizes() else (1 << 24, 8)
+    side = 256 if small_sizes() else 2048
+    one_d = Case((rounded_up(n, 256),), (256,), {"n": n, "radius": r})
+    two_d = Case((side, side), (16, 16), {"width": side, "height": side, "radius": 2})
+    rows = [time_exercise(ctx, queue, name, case)
+            for name, case in (("erosion_1d", one_d), ("erosion_1d_local", one_d),
+                               ("erosion_2d", two_d))]
+    return {"experiment": "erosion_timings", "rows": rows, "environment": environment(queue.device)}
+
+
+EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
+    "peaks": lambda ctx, queue: measure_peaks(ctx, queue, progress=False),
+    "sum_ints_sweep": lambda ctx, queue: throughput_sweep(ctx, queue, "sum_ints", progress=False),
+    "erosion_timings": erosion_timings,
+    "matrix_vector_sweep": lambda ctx, queue: matrix_vector_sweep(ctx, queue, progress=False),
+}
+
+
+def run_all(device: str | None = None, names: list[str] | None = None) -> dict:
+    """Run the experiments (all by default) on one device, with a progress bar; the result holds
+    each experiment's own provenance and the run's."""
+    from .device import course_context
+    from .progress import Progress
+
+    ctx, queue = course_context(device, quiet=True)
+    chosen = names or list(EXPERIMENTS)
+    results = {}
+    for name in Progress(chosen, "bench", show_after=0):
+        results[name] = EXPERIMENTS[name](ctx, queue)
+    return {"experiments": results, "small_sizes": small_sizes(),
+            "environment": environment(queue.device)}
+
+
+def summary(run: dict) -> str:
+    """A short table of a bench run."""
+    ex = run["experiments"]
+    dev = run["environment"]["device"]
+    lines = [f"{dev['device']} ({dev['platform']}, driver {dev['driver_version']})"]
+    if "peaks" in ex:
+        p = ex["peaks"]
+        lines.append(f"  peaks: read/copy bandwidth {p['bandwidth_gb_per_s']:.1f} GB/s, "
+                     f"compute {p['compute_gflop_per_s']:.1f} GFLOP/s")
+    if "sum_ints_sweep" in ex:
+        best = max(ex["sum_ints_sweep"]["points"], key=lambda q: q["gb_per_s"])
+        lines.append(f"  sum_ints: best {best['gb_per_s']:.1f} GB/s at n = {best['n']:,}")
+    if "erosion_timings" in ex:
+        for row in ex["erosion_timings"]["rows"]:
+            lines.append(f"  {row['exercise']:<18} {row['seconds'] * 1e3:9.3f} ms "
+                         f"({row['gb_per_s']:.1f} GB/s)")
+    if "matrix_vector_sweep" in ex:
+        mv = ex["matrix_vector_sweep"]
+        cross = mv["crossover_repeat"]
+        lines.append(f"  matrix_vector: crossover at N = {cross:.1f}" if cross else
+                     "  matrix_vector: memory-bound at every N measured")
+        for q in mv["points"]:
+            lines.append(f"    N={q['repeat']:<5} {q['seconds'] * 1e3:9.3f} ms "
+                         f"{q['gb_per_s']:8.1f} GB/s {q['gflop_per_s']:9.1f} GFLOP/s")
+    return "\n".join(lines)

@@ -612,3 +612,10 @@ def check(name: str, kernel: str | Path | None = None, *, solutions: bool | None
     if not report.passed:
         raise KernelCheckFailed(report)
     print(report.message)
+
+
+def kernel_to_measure(name: str) -> Path:
+    """The kernel file that demos and measurements of exercise ``name`` run: the learner's own
+    once its current text has passed the check, the solution until then."""
+    mine = kernel_path(name, solutions=False)
+    return mine if has_passed(name, mine) else kernel_path(name, solutions=True)

@@ -109,10 +109,13 @@ def find_device(spec: DeviceSpec) -> cl.Device:
 
 
 def match_devices(pattern: str) -> list[cl.Device]:
-    """Devices whose ``platform / device`` name contains ``pattern`` (case-insensitive)."""
+    """Devices whose platform name, platform version or device name contains ``pattern``
+    (case-insensitive); the version is where PoCL says "PoCL" (its platform is "Portable Computing
+    Language")."""
     needle = pattern.lower()
     return sorted(
-        (d for d in all_devices() if needle in f"{d.platform.name} / {d.name}".lower()), key=_rank
+        (d for d in all_devices()
+         if needle in f"{d.platform.name} / {d.platform.version} / {d.name}".lower()), key=_rank
     )
 
 

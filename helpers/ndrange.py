@@ -3,8 +3,8 @@ values measured on a device with the ``query_work_space`` kernel.
 
 The pure part (:data:`QUERIES`, :func:`query_values`, :func:`shape_problem`, :func:`quick_test`) needs
 no OpenCL: the exercise's reference, the quick test and the explorer's sentences come from it.
-:func:`run_query` runs the kernel for real; :func:`explorer_kernel` says which kernel file to run
-(the learner's once it has passed its check, the solution until then).
+:func:`run_query` runs the kernel for real: the learner's once it has passed its check, the solution
+until then. :func:`group_order` measures in which order a device starts work-groups.
 """
 
 from __future__ import annotations
@@ -156,18 +156,6 @@ class QueryRun:
         return QUERIES[self.query]
 
 
-def explorer_kernel() -> Path:
-    """The kernel the explorer runs: the learner's ``query_work_space`` once its current text has
-    passed the check (see :func:`helpers.check.has_passed`), otherwise the solution."""
-    from .check import has_passed
-    from .kernels import kernel_path
-
-    mine = kernel_path("query_work_space", solutions=False)
-    if has_passed("query_work_space", mine):
-        return mine
-    return kernel_path("query_work_space", solutions=True)
-
-
 def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int], query: int,
               kernel: Path | None = None) -> QueryRun:
     """Run ``query_work_space`` on the context's device; an impossible range becomes a sentence."""
@@ -176,7 +164,9 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
     from .kernels import KernelBuildError, build_file, display_path
 
     glob, loc = tuple(int(x) for x in global_size), tuple(int(x) for x in local_size)
-    kernel = kernel or explorer_kernel()
+    if kernel is None:
+        from .check import kernel_to_measure
+        kernel = kernel_to_measure("query_work_space")
     shown = display_path(kernel)
     dev = ctx.devices[0]
     problem = shape_problem(glob, loc, dev.max_work_group_size, dev.max_work_item_sizes)
@@ -195,3 +185,20 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
         return QueryRun(glob, loc, query, None,
                         f"The device refused this launch: {str(e).splitlines()[0]}", shown)
     return QueryRun(glob, loc, query, out_np.reshape(gy, gx), None, shown)
+
+
+def group_order(ctx, queue, groups: int, local_size: int) -> np.ndarray:
+    """The order in which the device started ``groups`` work-groups: ticket k went to the k-th
+    group to start (each group's first work-item takes one with an atomic increment)."""
+    import pyopencl as cl
+
+    from .kernels import build_file, kernel_path
+
+    prg = build_file(ctx, kernel_path("group_order"))
+    mf = cl.mem_flags
+    tickets_np = np.full(groups, -1, dtype=np.int32)
+    tickets_g = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=tickets_np)
+    counter_g = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.int32))
+    prg.group_order(queue, (groups * local_size,), (local_size,), tickets_g, counter_g)
+    cl.enqueue_copy(queue, tickets_np, tickets_g)
+    return tickets_np

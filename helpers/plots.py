@@ -42,3 +42,189 @@ def runtime_profile(profile: dict, title: str | None = None) -> Figure:
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def _device_line(result: dict) -> str:
+    dev = result["environment"]["device"]
+    return f"{dev['device']} ({dev['platform']}, driver {dev['driver_version']})"
+
+
+def ndrange_grid(values, local_size: tuple[int, ...], title: str = "",
+                 highlight: tuple[int, int] | None = None, max_labels: int = 40,
+                 labels: bool = True) -> Figure:
+    """The NDRange as a grid: one cell per work-item, colored by ``values`` (rows = dimension 1,
+    columns = dimension 0), each cell's value written in it, work-group borders drawn thick.
+
+    :arg highlight: (global id 0, global id 1) of a work-item to outline.
+    :arg labels: write each cell's value in it (when the grid is small enough to read).
+    """
+    import numpy as np
+
+    values = np.asarray(values)
+    if values.ndim == 1:
+        values = values[None, :]
+    gy, gx = values.shape
+    lx = local_size[0]
+    ly = local_size[1] if len(local_size) > 1 else 1
+    cell = 0.42 if max(gx, gy) <= 24 else max(8.0 / max(gx, gy), 0.08)
+    fig, ax = plt.subplots(figsize=(max(gx * cell, 3.0) + 1.2, max(gy * cell, 1.0) + 1.0))
+    ax.imshow(values, cmap="viridis", interpolation="nearest", aspect="equal")
+    if labels and gx <= max_labels and gy <= max_labels:
+        lo, hi = values.min(), values.max()
+        for y in range(gy):
+            for x in range(gx):
+                v = values[y, x]
+                dark = hi == lo or (v - lo) / (hi - lo) < 0.6
+                ax.text(x, y, str(v), ha="center", va="center", fontsize=8 if gx <= 24 else 6,
+                        color="white" if dark else "black")
+    for x in range(0, gx + 1, lx):
+        ax.axvline(x - 0.5, color="#d55e00", lw=2.2)
+    for y in range(0, gy + 1, ly):
+        ax.axhline(y - 0.5, color="#d55e00", lw=2.2)
+    if highlight is not None:
+        hx, hy = highlight
+        ax.add_patch(plt.Rectangle((hx - 0.5, hy - 0.5), 1, 1, fill=False, ec="#ff2d95", lw=3))
+    ax.set_xticks(range(gx) if gx <= max_labels else [])
+    ax.set_yticks(range(gy) if gy <= max_labels else [])
+    ax.tick_params(labelsize=7, length=0)
+    ax.set_xlabel("dimension 0 (get_global_id(0))")
+    ax.set_ylabel("dimension 1")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def shape_problem_figure(problem: str, title: str = "") -> Figure:
+    """A picture that says in words why a range cannot run (the explorer draws it in place of
+    the grid)."""
+    import textwrap
+
+    fig, ax = plt.subplots(figsize=(7, 1.8))
+    ax.axis("off")
+    ax.text(0.0, 0.5, "\n".join(textwrap.wrap(problem, 80)), va="center", fontsize=10,
+            color="#a03000")
+    ax.set_title(title, fontsize=10, loc="left")
+    return fig
+
+
+def throughput_sweep(sweep: dict, peak: dict | None = None, reference: dict | None = None) -> Figure:
+    """GB/s against the number of elements (log scale), with this device's measured bandwidth peak
+    and, when given, a reference sweep (e.g. the H100's) on the same axes."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for result, style in ((sweep, "o-"), (reference, "s--")):
+        if result is None:
+            continue
+        pts = result["points"]
+        ax.plot([p["n"] for p in pts], [p["gb_per_s"] for p in pts], style,
+                label=f"{result['exercise']} on {result['environment']['device']['device']}")
+    if peak is not None:
+        ax.axhline(peak["bandwidth_gb_per_s"], color="#d55e00", ls=":",
+                   label=f"measured peak bandwidth {peak['bandwidth_gb_per_s']:.0f} GB/s")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("elements n (log scale)")
+    ax.set_ylabel("GB/s (12 bytes per element)")
+    ax.set_title(f"Data throughput against size\n{_device_line(sweep)}", fontsize=10)
+    ax.legend(frameon=False, fontsize=8)
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    return fig
+
+
+def roofline(sweep: dict, peak: dict, reference: tuple[dict, dict] | None = None) -> Figure:
+    """GFLOP/s against FLOP per byte (log-log) under this device's two roofs: the bandwidth slope
+    and the compute ceiling, which meet at the ridge point. ``reference``: (sweep, peaks) of another
+    device drawn faintly beside."""
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    for (sw, pk), alpha, mark in (((sweep, peak), 1.0, "o"), (reference or (None, None), 0.45, "s")):
+        if sw is None:
+            continue
+        pts = sw["points"]
+        x = np.array([p["flop_per_byte"] for p in pts])
+        lo, hi = min(x.min(), 0.1) / 2, max(x.max(), 1000) * 2
+        xs = np.logspace(np.log10(lo), np.log10(hi), 200)
+        bw, fl = pk["bandwidth_gb_per_s"], pk["compute_gflop_per_s"]
+        name = sw["environment"]["device"]["device"]
+        line = ax.plot(xs, np.minimum(xs * bw, fl), "-", alpha=alpha, lw=1.5,
+                       label=f"roofs of {name}: {bw:.0f} GB/s, {fl:.0f} GFLOP/s")[0]
+        ax.plot(x, [p["gflop_per_s"] for p in pts], mark, color=line.get_color(), alpha=alpha,
+                label=f"matrix_vector on {name}")
+        ax.axvline(fl / bw, color=line.get_color(), ls=":", alpha=alpha)
+        if alpha == 1.0:
+            for p in pts:
+                ax.annotate(f"N={p['repeat']}", (p["flop_per_byte"], p["gflop_per_s"]),
+                            textcoords="offset points", xytext=(4, -10), fontsize=7)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (FLOP per byte moved)")
+    ax.set_ylabel("GFLOP/s")
+    ax.set_title(f"Roofline: matrix_vector as N grows\n{_device_line(sweep)}", fontsize=10)
+    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    return fig
+
+
+def throughput_vs_repeat(sweep: dict, peak: dict) -> Figure:
+    """Data throughput (GB/s) and computational throughput (GFLOP/s) of matrix_vector against the
+    repeat count N, each beside its measured peak; the crossover is marked."""
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    pts = sweep["points"]
+    n = [p["repeat"] for p in pts]
+    a1.plot(n, [p["gb_per_s"] for p in pts], "o-", color="#0072b2")
+    a1.axhline(peak["bandwidth_gb_per_s"], color="#d55e00", ls=":", label="measured peak")
+    a1.set_ylabel("GB/s")
+    a1.set_title("data throughput", fontsize=10)
+    a2.plot(n, [p["gflop_per_s"] for p in pts], "o-", color="#009e73")
+    a2.axhline(peak["compute_gflop_per_s"], color="#d55e00", ls=":", label="measured peak")
+    a2.set_ylabel("GFLOP/s")
+    a2.set_title("computational throughput", fontsize=10)
+    cross = sweep.get("crossover_repeat")
+    for ax in (a1, a2):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("repeat count N (log scale)")
+        if cross:
+            ax.axvline(cross, color="#999999", ls="--", label=f"crossover N ≈ {cross:.0f}")
+        ax.legend(frameon=False, fontsize=8)
+        ax.grid(alpha=0.3, which="both")
+    fig.suptitle(f"matrix_vector, {sweep['rows']} x {sweep['cols']} floats: "
+                 f"{_device_line(sweep)}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def group_order(tickets, title: str = "") -> Figure:
+    """When each work-group started: its ticket (0 = first) against its group id."""
+    import numpy as np
+
+    tickets = np.asarray(tickets)
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    ax.plot(np.arange(tickets.size), tickets, ".", ms=4)
+    ax.plot([0, tickets.size - 1], [0, tickets.size - 1], color="#999999", lw=0.8, ls="--",
+            label="in order of group id")
+    ax.set_xlabel("get_group_id(0)")
+    ax.set_ylabel("ticket (start order)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(frameon=False, fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def timings(rows: list[tuple[str, float]], title: str = "", unit: str = "ms") -> Figure:
+    """Horizontal bars of kernel times, one per variant, with the time written beside each."""
+    scale = {"ms": 1e3, "µs": 1e6}[unit]
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.2))
+    y = list(range(len(rows)))[::-1]
+    ax.barh(y, [t * scale for _, t in rows], color="#0072b2")
+    ax.set_yticks(y, [name for name, _ in rows])
+    for yi, (_, t) in zip(y, rows, strict=True):
+        ax.text(t * scale, yi, f" {t * scale:.3g} {unit}", va="center", fontsize=9)
+    ax.set_xlabel(f"kernel time ({unit}, median)")
+    ax.set_xlim(right=max(t for _, t in rows) * scale * 1.3)
+    ax.set_title(title, fontsize=10)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig

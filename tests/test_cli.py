@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -39,3 +40,16 @@ def test_usage_errors_exit_2_with_a_sentence():
 def test_exercises_lists_each_exercise_with_its_file():
     out = helpers_cli("exercises")
     assert out.returncode == 0 and "float_copy" in out.stdout and "kernels/float_copy.cl" in out.stdout
+
+
+def test_bench_writes_results_with_provenance_and_prints_a_summary(tmp_path):
+    out = tmp_path / "bench.json"
+    r = helpers_cli("bench", "--only", "erosion_timings", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "erosion_1d_local" in r.stdout
+    run = json.loads(out.read_text())
+    rows = run["experiments"]["erosion_timings"]["rows"]
+    assert [x["exercise"] for x in rows] == ["erosion_1d", "erosion_1d_local", "erosion_2d"]
+    assert all(x["seconds"] > 0 and x["repeats"] == 10 for x in rows)
+    assert run["environment"]["device"]["driver_version"] and run["environment"]["pyopencl"]
+    assert helpers_cli("bench", "--only", "nonsense").returncode == 2

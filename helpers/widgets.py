@@ -1,0 +1,119 @@
+"""Thin ipywidgets layers over :mod:`helpers.plots`, :mod:`helpers.ndrange` and :mod:`helpers.bench`.
+
+Each widget draws through a plotting function that tests call directly, and has an ``update()`` (or
+``run()``) method that does what its controls do. Controls that start device runs act on release
+(sliders with ``continuous_update=False``) or on a button; sweeps show a progress bar.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+from IPython.display import display
+
+from . import bench, plots
+from .ndrange import QUERIES, QueryRun, run_query
+
+
+def _show(out: widgets.Output, fig) -> None:
+    out.clear_output(wait=True)
+    with out:
+        display(fig)
+    plt.close(fig)
+
+
+class NDRangeExplorer(widgets.VBox):
+    """Choose a 1-D or 2-D range, a work-group shape and a query function; the explorer runs
+    ``query_work_space`` on the device (your kernel once it has passed its check, the solution
+    until then) and draws what every work-item returned."""
+
+    def __init__(self, ctx, queue, global_size=(16, 8), local_size=(4, 2), query: int = 4):
+        self.ctx, self.queue = ctx, queue
+        self.last: QueryRun | None = None
+
+        def slider(label: str, value: int, top: int) -> widgets.IntSlider:
+            return widgets.IntSlider(value=value, min=1, max=top, description=label,
+                                     continuous_update=False,
+                                     style={"description_width": "initial"})
+
+        self.dims = widgets.ToggleButtons(options=["1-D", "2-D"], value="2-D",
+                                          description="range")
+        self.gx = slider("global size (0)", global_size[0], 64)
+        self.gy = slider("global size (1)", global_size[1], 32)
+        # up to twice the device's limits, so that a learner can meet them
+        most = queue.device.max_work_item_sizes
+        self.lx = slider("local size (0)", local_size[0], min(2 * most[0], 8192))
+        self.ly = slider("local size (1)", local_size[1], min(2 * most[1], 8192))
+        self.query = widgets.Dropdown(options=[(q, i) for i, q in enumerate(QUERIES)], value=query,
+                                      description="query")
+        self.message = widgets.HTML()
+        self.picture = widgets.Output()
+        for w in (self.dims, self.gx, self.gy, self.lx, self.ly, self.query):
+            w.observe(lambda change: self.update(), names="value")
+        controls = widgets.VBox([self.dims, self.query, self.gx, self.gy, self.lx, self.ly])
+        super().__init__([widgets.HBox([controls, self.message]), self.picture])
+        self.update()
+
+    def sizes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        if self.dims.value == "1-D":
+            return (self.gx.value,), (self.lx.value,)
+        return (self.gx.value, self.gy.value), (self.lx.value, self.ly.value)
+
+    def update(self) -> QueryRun:
+        """Run the kernel for the controls' values and draw the result (or say why it cannot)."""
+        one_d = self.dims.value == "1-D"
+        self.gy.disabled = self.ly.disabled = one_d
+        glob, loc = self.sizes()
+        run = run_query(self.ctx, self.queue, glob, loc, self.query.value)
+        self.last = run
+        title = (f"{run.name} for global {' x '.join(map(str, glob))}, local "
+                 f"{' x '.join(map(str, loc))} ({run.kernel} on {self.queue.device.name.strip()})")
+        if run.problem is not None:
+            self.message.value = (f"<p style='color:#a03000;max-width:28em'><b>This range cannot "
+                                  f"run:</b> {html.escape(run.problem)}</p>")
+            _show(self.picture, plots.shape_problem_figure(run.problem, title))
+        else:
+            self.message.value = (f"<p style='max-width:28em'>Ran <code>{html.escape(run.kernel)}"
+                                  f"</code>: {run.values.size} work-items in "
+                                  f"{run.values.size // max(1, _items(loc))} work-group(s).</p>")
+            _show(self.picture, plots.ndrange_grid(run.values, loc, title))
+        return run
+
+
+def _items(size: tuple[int, ...]) -> int:
+    total = 1
+    for x in size:
+        total *= x
+    return total
+
+
+class ThroughputSweep(widgets.VBox):
+    """Pick an exercise kernel and the largest size, press the button: GB/s against size, beside
+    this device's measured peak bandwidth."""
+
+    def __init__(self, ctx, queue, peak: dict | None = None):
+        self.ctx, self.queue, self.peak = ctx, queue, peak
+        self.result: dict | None = None
+        self.exercise = widgets.Dropdown(options=["sum_ints", "float_copy"], value="sum_ints",
+                                         description="kernel")
+        self.largest = widgets.IntSlider(value=22, min=12, max=28, description="largest n = 2^",
+                                         continuous_update=False,
+                                         style={"description_width": "initial"})
+        self.button = widgets.Button(description="Run sweep", button_style="primary")
+        self.button.on_click(lambda _: self.run())
+        self.picture = widgets.Output()
+        super().__init__([widgets.HBox([self.exercise, self.largest, self.button]), self.picture])
+
+    def run(self) -> dict:
+        sizes = [1 << k for k in range(10, self.largest.value + 1, 2)]
+        self.button.disabled = True
+        try:
+            with self.picture:
+                self.result = bench.throughput_sweep(self.ctx, self.queue, self.exercise.value,
+                                                     sizes)
+            _show(self.picture, plots.throughput_sweep(self.result, self.peak))
+        finally:
+            self.button.disabled = False
+        return self.result

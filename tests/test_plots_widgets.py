@@ -1,0 +1,142 @@
+"""The figures render from measured results, and each widget's update draws through them (the
+widgets are built here without a browser, as nbval does)."""
+
+from __future__ import annotations
+
+import importlib
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from helpers import bench, cache, ndrange, plots
+from helpers.device import course_context
+from helpers.kernels import kernel_path
+from helpers.progress import Progress
+
+# the module (helpers.check the attribute is the check() function the notebooks call)
+checking = importlib.import_module("helpers.check")
+
+
+@pytest.fixture(scope="module")
+def cq():
+    return course_context(quiet=True)
+
+
+def _texts(fig: Figure) -> list[str]:
+    return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+
+def test_ndrange_grid_writes_every_value_and_draws_group_borders():
+    values = ndrange.query_values((8, 4), (4, 2), "get_local_id(0)")
+    fig = plots.ndrange_grid(values, (4, 2), "t", highlight=(1, 1))
+    assert _texts(fig).count("3") == 8  # local id 3 appears twice per row, 4 rows
+    ax = fig.axes[0]
+    assert len(ax.lines) == (8 // 4 + 1) + (4 // 2 + 1)  # vertical and horizontal borders
+    assert len(ax.patches) == 1
+    assert not _texts(plots.ndrange_grid(values, (4, 2), labels=False))
+    plt.close("all")
+
+
+def test_explorer_runs_the_solution_until_the_learner_passes_then_the_learners(cq, tmp_path,
+                                                                              monkeypatch):
+    from helpers import widgets
+    ctx, queue = cq
+    explorer = widgets.NDRangeExplorer(ctx, queue, (16, 8), (4, 2), query=5)
+    assert explorer.last.kernel == "solutions/query_work_space.cl"
+    assert (explorer.last.values == ndrange.query_values((16, 8), (4, 2), 5)).all()
+    explorer.lx.value = 3  # 16 is not a multiple of 3
+    assert explorer.last.values is None
+    assert "not a multiple" in explorer.message.value and "Traceback" not in explorer.message.value
+    explorer.dims.value = "1-D"
+    explorer.lx.value = 4
+    assert explorer.last.global_size == (16,) and explorer.gy.disabled
+    # once the learner's file (a copy of the solution, outside kernels/) has passed, the explorer
+    # runs it; edited again, it is not trusted any more
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    mine = tmp_path / "query_work_space.cl"
+    mine.write_text(kernel_path("query_work_space", solutions=True).read_text())
+    real_kernel_path = checking.kernel_path
+    monkeypatch.setattr(checking, "kernel_path", lambda name, solutions=None:
+                        mine if solutions is False else real_kernel_path(name, solutions=solutions))
+    assert checking.kernel_to_measure("query_work_space") != mine
+    assert checking.run_check("query_work_space", mine).passed
+    assert checking.has_passed("query_work_space", mine)
+    assert checking.kernel_to_measure("query_work_space") == mine
+    assert explorer.update().kernel == str(mine)
+    mine.write_text(mine.read_text() + "\n// edited\n")
+    assert checking.kernel_to_measure("query_work_space") != mine
+    plt.close("all")
+
+
+def test_peaks_are_measured_once_then_read_from_the_cache(cq, tmp_path, monkeypatch):
+    ctx, queue = cq
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    first = bench.peaks(ctx, queue, progress=False)
+    for key in ("bandwidth_gb_per_s", "compute_gflop_per_s", "copy_bandwidth_gb_per_s"):
+        assert first[key] > 0
+    assert set(first["read_gb_per_s"]) == set(bench.PEAK_WIDTHS)
+    assert first["environment"]["device"]["device"] == queue.device.name.strip()
+    assert len(cache.read(bench.PEAKS_CACHE)) == 1
+    again = bench.peaks(ctx, queue, progress=False)
+    assert again["environment"]["date"] == first["environment"]["date"]  # not measured again
+    assert again["read_gb_per_s"] == first["read_gb_per_s"]
+
+
+def test_time_exercise_checks_the_result_and_counts_the_bytes(cq):
+    from helpers.exercises import Case
+    ctx, queue = cq
+    case = Case((1024,), (64,), {"n": 1000})
+    r = bench.time_exercise(ctx, queue, "sum_ints", case, repeats=3)
+    assert r["bytes"] == 3 * 4 * 1000 and r["seconds"] > 0
+    assert r["kernel"] == "solutions/sum_ints.cl"
+    with pytest.raises(AssertionError, match="gave wrong results"):
+        bench.time_exercise(ctx, queue, "sum_ints", case, kernel=kernel_path("sum_ints",
+                                                                            solutions=False))
+
+
+def test_sweeps_and_their_figures(cq):
+    ctx, queue = cq
+    sweep = bench.throughput_sweep(ctx, queue, "sum_ints", [1 << 10, 1 << 14], progress=False)
+    assert [p["n"] for p in sweep["points"]] == [1 << 10, 1 << 14]
+    peak = {"bandwidth_gb_per_s": 10.0, "compute_gflop_per_s": 40.0}
+    assert isinstance(plots.throughput_sweep(sweep, peak), Figure)
+    mv = bench.matrix_vector_sweep(ctx, queue, [1, 4, 16], rows=64, cols=96, progress=False)
+    p = mv["points"][1]
+    assert p["bytes"] == 2 * 4 * 64 * 96 + 4 * 96 and p["flops"] == 2 * 4 * 64 * 96
+    assert isinstance(plots.throughput_vs_repeat(mv, peak), Figure)
+    assert isinstance(plots.roofline(mv, peak, reference=(mv, peak)), Figure)
+    assert bench.ridge_point(peak) == 4.0
+    plt.close("all")
+
+
+def test_crossover_is_the_floor_over_the_slope():
+    flat = [{"repeat": r, "seconds": 1.0} for r in (1, 2, 4, 8)]
+    assert bench.crossover(flat) is None
+    rising = [{"repeat": 1, "seconds": 1.0}, {"repeat": 2, "seconds": 1.0},
+              {"repeat": 32, "seconds": 4.0}, {"repeat": 64, "seconds": 8.0}]
+    assert bench.crossover(rising) == pytest.approx(8.0)  # 1 ms floor / (4 ms / 32 rounds)
+
+
+def test_throughput_sweep_widget_runs_on_its_button(cq):
+    from helpers import widgets
+    ctx, queue = cq
+    w = widgets.ThroughputSweep(ctx, queue)
+    w.largest.value = 12
+    w.button.click()
+    assert [p["n"] for p in w.result["points"]] == [1 << 10, 1 << 12]
+    plt.close("all")
+
+
+def test_progress_appears_only_after_a_second(capsys):
+    assert list(Progress(range(3), "quick", show_after=10)) == [0, 1, 2]
+    assert capsys.readouterr().err == ""
+    list(Progress(range(3), "slow", show_after=0))
+    assert "slow [" in capsys.readouterr().err and "3/3" in capsys.readouterr().err + "3/3"
+
+
+def test_group_order_and_timings_figures():
+    assert isinstance(plots.group_order(np.random.default_rng(0).permutation(50)), Figure)
+    assert isinstance(plots.timings([("a", 1e-3), ("b", 2e-3)]), Figure)
+    plt.close("all")
