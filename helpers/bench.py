@@ -328,22 +328,20 @@ def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
     the first launch's output against the reference (``verify``). Default kernel: the learner's
     once it has passed its check, the solution until then."""
     from .check import kernel_to_measure
-    from .exercises import Buffer, LocalMem, Scalar, get
+    from .exercises import LocalMem, Scalar, get
     from .kernels import build_file, display_path
 
     ex = get(name)
     path = Path(kernel) if kernel is not None else kernel_to_measure(name)
-    knl = getattr(build_file(ctx, path), ex.function)
+    knl = cl.Kernel(build_file(ctx, path, reuse=True), ex.function)
     rng = np.random.default_rng(seed)
     inputs = ex.make_inputs(case, rng)
     mf = cl.mem_flags
     args, outs = [], {}
     for arg in ex.args:
-        if isinstance(arg, Scalar):
-            args.append(np.dtype(arg.dtype).type(arg.value(case)))
-        elif isinstance(arg, LocalMem):
-            args.append(cl.LocalMemory(np.dtype(arg.dtype).itemsize * max(arg.length(case), 1)))
-        elif isinstance(arg, Buffer):
+        if isinstance(arg, (Scalar, LocalMem)):
+            args.append(arg.kernel_arg(case))
+        else:
             host = (inputs[arg.name].astype(arg.dtype).ravel() if arg.role != "out"
                     else np.zeros(arg.length(case), dtype=arg.dtype))
             buf_g = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
@@ -394,7 +392,7 @@ def matrix_vector_sweep(ctx: cl.Context, queue: cl.CommandQueue, repeats: list[i
                         progress: bool = True) -> dict:
     """Data and computational throughput of ``matrix_vector`` as a function of the repeat count:
     the bytes stay the same, the work grows with repeat (2 flops per element per round)."""
-    from .exercises import Case, rounded_up
+    from .exercises import two_d_case
     from .progress import Progress
 
     if repeats is None:
@@ -404,8 +402,7 @@ def matrix_vector_sweep(ctx: cl.Context, queue: cl.CommandQueue, repeats: list[i
     lx, ly = (32, 8) if queue.device.max_work_group_size >= 256 else (16, 4)
     points = []
     for k, rep in enumerate(Progress(repeats, "matrix_vector sweep", enabled=progress)):
-        case = Case((rounded_up(cols, lx), rounded_up(rows, ly)), (lx, ly),
-                    {"rows": rows, "cols": cols, "repeat": rep})
+        case = two_d_case(cols, rows, (lx, ly), {"rows": rows, "cols": cols, "repeat": rep})
         # the same kernel at every point: numpy's reference is checked at the first only
         r = time_exercise(ctx, queue, "matrix_vector", case, warmup=1, repeats=5, verify=k == 0)
         flops = 2 * rep * rows * cols
@@ -441,12 +438,12 @@ def ridge_point(peak: dict) -> float:
 def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     """The erosion exercises of notebook 03 timed side by side (the solutions, or the learner's
     kernels once they have passed)."""
-    from .exercises import Case, rounded_up
+    from .exercises import Case, rounded_up, two_d_case
 
     n, r = (1 << 18, 8) if small_sizes() else (1 << 24, 8)
     side = 256 if small_sizes() else 2048
     one_d = Case((rounded_up(n, 256),), (256,), {"n": n, "radius": r})
-    two_d = Case((side, side), (16, 16), {"width": side, "height": side, "radius": 2})
+    two_d = two_d_case(side, side, (16, 16), {"width": side, "height": side, "radius": 2})
     rows = [time_exercise(ctx, queue, name, case)
             for name, case in (("erosion_1d", one_d), ("erosion_1d_local", one_d),
                                ("erosion_2d", two_d))]

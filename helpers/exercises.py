@@ -84,6 +84,9 @@ class Scalar:
     dtype: type
     value: Callable[[Case], int | float]
 
+    def kernel_arg(self, case: Case) -> np.generic:
+        return np.dtype(self.dtype).type(self.value(case))
+
 
 @dataclass(frozen=True)
 class LocalMem:
@@ -92,6 +95,10 @@ class LocalMem:
     name: str
     dtype: type
     length: Callable[[Case], int]
+
+    def kernel_arg(self, case: Case):
+        import pyopencl as cl
+        return cl.LocalMemory(np.dtype(self.dtype).itemsize * max(self.length(case), 1))
 
 
 Arg = Buffer | Scalar | LocalMem
@@ -207,6 +214,14 @@ def random_ints(rng: np.random.Generator, n: int, bound: int = 1 << 20) -> np.nd
     return x
 
 
+def two_d_case(width: int, height: int, local: tuple[int, int], params: dict[str, int],
+               small_up_to: int = 8192) -> Case:
+    """A 2-D case over a width x height grid (dimension 0 = column), the range rounded up to the
+    work-group shape in both dimensions."""
+    return Case((rounded_up(width, local[0]), rounded_up(height, local[1])), local, params,
+                small=width * height <= small_up_to)
+
+
 def one_d_cases(sizes_and_locals: list[tuple[int, int]], small_up_to: int = 4096) -> tuple[Case, ...]:
     """1-D cases over ``n`` elements with the global size rounded up to the local size."""
     return tuple(
@@ -218,15 +233,15 @@ def one_d_cases(sizes_and_locals: list[tuple[int, int]], small_up_to: int = 4096
 # ---------------------------------------------------------------------------------------------------
 # Mistakes that several exercises share.
 
-def _only_first(count: str, out: str, reference: Callable[[Case, Inputs], Outputs]
-                ) -> Callable[[Case, Inputs], Outputs]:
-    """Model of a kernel indexed by another id function than get_global_id(0): only the first
-    ``local`` (get_local_id) or ``groups`` (get_group_id) elements are written, all rightly."""
+def _first_written(count: Callable[[Case], int], out: str,
+                   reference: Callable[[Case, Inputs], Outputs]) -> Callable[[Case, Inputs], Outputs]:
+    """Model of a kernel that writes the first ``count(case)`` elements of ``out`` rightly and
+    no more (indexed by get_local_id or get_group_id, or one element per work-item, ...)."""
 
     def model(case: Case, inputs: Inputs) -> Outputs:
         right = reference(case, inputs)[out]
-        k = min({"local": case.local_size[0], "groups": case.num_groups[0]}[count], right.size)
         got = unwritten(right.size)
+        k = min(count(case), right.size)
         got[:k] = right[:k]
         return {out: got}
 
@@ -236,11 +251,11 @@ def _only_first(count: str, out: str, reference: Callable[[Case, Inputs], Output
 def _wrong_index_mistakes(out: str, reference: Callable[[Case, Inputs], Outputs]
                           ) -> tuple[Mistake, ...]:
     return (
-        Mistake("local id", _only_first("local", out, reference),
+        Mistake("local id", _first_written(lambda c: c.local_size[0], out, reference),
                 "only the first {local} elements were written, the size of one work-group: "
                 "get_local_id(0) counts inside a work-group; the element index is "
                 "get_global_id(0)"),
-        Mistake("group id", _only_first("groups", out, reference),
+        Mistake("group id", _first_written(lambda c: c.num_groups[0], out, reference),
                 "only the first {groups} elements were written, one per work-group: "
                 "get_group_id(0) numbers work-groups; the element index is get_global_id(0)"),
     )
@@ -316,19 +331,6 @@ register(Exercise(
 ))
 
 
-def _first_written(count: Callable[[Case], int]) -> Callable[[Case, Inputs], Outputs]:
-    """Model of a kernel that writes the first ``count(case)`` elements (rightly), no more."""
-
-    def model(case: Case, inputs: Inputs) -> Outputs:
-        right = _sum(case, inputs)["c"]
-        got = unwritten(right.size)
-        k = min(count(case), right.size)
-        got[:k] = right[:k]
-        return {"c": got}
-
-    return model
-
-
 def _multi_details(case: Case) -> dict:
     n, g = case["n"], case.global_size[0]
     return {"per": n // g, "leftover": n % g, "covered": n // g * g}
@@ -360,11 +362,12 @@ register(Exercise(
         "steps rounds down and leaves the last elements out.",
     ),
     mistakes=(
-        Mistake("one element each", _first_written(lambda c: c.global_size[0]),
+        Mistake("one element each", _first_written(lambda c: c.global_size[0], "c", _sum),
                 "only the first {global_} elements were written, one per work-item: here there "
                 "are fewer work-items than elements, so each work-item must loop over several "
                 "(i, i + get_global_size(0), i + 2 * get_global_size(0), ... while i < n)"),
-        Mistake("leftover", _first_written(lambda c: c["n"] // c.global_size[0] * c.global_size[0]),
+        Mistake("leftover", _first_written(lambda c: c["n"] // c.global_size[0] * c.global_size[0],
+                                           "c", _sum),
                 "the last {leftover} elements were not written: n = {n} is not a multiple of the "
                 "global size {global_}, and n / {global_} = {per} steps per work-item covers only "
                 "{covered} elements. Loop while the index is below n instead of counting steps",
@@ -607,11 +610,8 @@ def _frame_skipped(case: Case, inputs: Inputs) -> Outputs:
 def _erosion_2d_cases() -> tuple[Case, ...]:
     rows = [(16, 8, 4, 4, 1), (33, 17, 8, 4, 2), (100, 60, 16, 16, 3), (7, 5, 1, 1, 2),
             (1, 1, 8, 8, 1), (40, 3, 8, 2, 0), (512, 300, 16, 8, 4), (640, 480, 32, 8, 2)]
-    return tuple(
-        Case((rounded_up(w, lx), rounded_up(h, ly)), (lx, ly),
-             {"width": w, "height": h, "radius": r}, small=w * h <= 8192)
-        for w, h, lx, ly, r in rows
-    )
+    return tuple(two_d_case(w, h, (lx, ly), {"width": w, "height": h, "radius": r})
+                 for w, h, lx, ly, r in rows)
 
 
 register(Exercise(
@@ -670,11 +670,8 @@ def _matrix_vector(case: Case, inputs: Inputs, times: int | None = None,
 def _matrix_vector_cases() -> tuple[Case, ...]:
     rows = [(4, 8, 8, 4, 1), (33, 50, 16, 4, 3), (100, 7, 8, 8, 2), (1, 1, 1, 1, 5),
             (64, 64, 32, 1, 0), (20, 200, 64, 2, 4), (1000, 1100, 32, 8, 4), (257, 513, 16, 16, 10)]
-    return tuple(
-        Case((rounded_up(cols, lx), rounded_up(r, ly)), (lx, ly),
-             {"rows": r, "cols": cols, "repeat": rep}, small=r * cols <= 8192)
-        for r, cols, lx, ly, rep in rows
-    )
+    return tuple(two_d_case(cols, r, (lx, ly), {"rows": r, "cols": cols, "repeat": rep})
+                 for r, cols, lx, ly, rep in rows)
 
 
 register(Exercise(

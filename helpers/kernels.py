@@ -118,6 +118,30 @@ class KernelBuildError(Exception):
 def build_source(ctx: cl.Context, source: str, path: Path | str,
                  options: list[str] | None = None) -> cl.Program:
     """Build OpenCL C ``source`` read from ``path``; a failure raises :class:`KernelBuildError`."""
+    return _compile(ctx, source, path, options)
+
+
+# Programs already built in this process, by context, source text and options, for the callers that
+# run the same kernel again and again (sweeps, widgets): PoCL and NVIDIA bypass pyopencl's binary
+# cache, and an edited file has another text, so it is built afresh.
+_BUILT: dict[tuple, tuple[cl.Context, cl.Program]] = {}
+_BUILT_MAX = 64
+
+
+def _reused(ctx: cl.Context, source: str, path: Path | str,
+            options: list[str] | None) -> cl.Program:
+    key = (ctx.int_ptr, source, tuple(options or ()))
+    if key in _BUILT and _BUILT[key][0] == ctx:
+        return _BUILT[key][1]
+    prg = _compile(ctx, source, path, options)
+    if len(_BUILT) >= _BUILT_MAX:
+        _BUILT.pop(next(iter(_BUILT)))
+    _BUILT[key] = (ctx, prg)  # the context is held, so its address cannot be reused meanwhile
+    return prg
+
+
+def _compile(ctx: cl.Context, source: str, path: Path | str,
+             options: list[str] | None) -> cl.Program:
     prg = cl.Program(ctx, source)
     try:
         with warnings.catch_warnings():
@@ -146,7 +170,11 @@ def build(ctx: cl.Context, name: str, *, solutions: bool | None = None,
     return build_file(ctx, path, options=options)
 
 
-def build_file(ctx: cl.Context, path: Path | str, options: list[str] | None = None) -> cl.Program:
-    """Build the kernel file at ``path``."""
+def build_file(ctx: cl.Context, path: Path | str, options: list[str] | None = None, *,
+               reuse: bool = False) -> cl.Program:
+    """Build the kernel file at ``path``. With ``reuse``, a program this process already built from
+    the same text for the same context is returned (take kernels with ``cl.Kernel(prg, name)``)."""
     path = Path(path)
+    if reuse:
+        return _reused(ctx, path.read_text(), path, options)
     return build_source(ctx, path.read_text(), path, options)

@@ -175,9 +175,9 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
     gx, gy = as_2d(glob)
     out_np = np.full(gx * gy, -1, dtype=np.int32)
     try:
-        prg = build_file(ctx, kernel)
+        knl = cl.Kernel(build_file(ctx, kernel, reuse=True), "query_work_space")
         out_g = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out_np)
-        prg.query_work_space(queue, glob, loc, out_g, np.int32(query))
+        knl(queue, glob, loc, out_g, np.int32(query))
         cl.enqueue_copy(queue, out_np, out_g)
     except KernelBuildError as e:
         return QueryRun(glob, loc, query, None, f"{shown} does not compile:\n{e}", shown)
@@ -194,11 +194,11 @@ def group_order(ctx, queue, groups: int, local_size: int) -> np.ndarray:
 
     from .kernels import build_file, kernel_path
 
-    prg = build_file(ctx, kernel_path("group_order"))
+    knl = cl.Kernel(build_file(ctx, kernel_path("group_order"), reuse=True), "group_order")
     mf = cl.mem_flags
     tickets_np = np.full(groups, -1, dtype=np.int32)
     tickets_g = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=tickets_np)
     counter_g = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.int32))
-    prg.group_order(queue, (groups * local_size,), (local_size,), tickets_g, counter_g)
+    knl(queue, (groups * local_size,), (local_size,), tickets_g, counter_g)
     cl.enqueue_copy(queue, tickets_np, tickets_g)
     return tickets_np

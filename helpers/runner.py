@@ -68,6 +68,7 @@ def analyse(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
             head: dict, tail: dict) -> dict:
     """Facts about one case's outputs and guard bands (JSON-ready)."""
     facts: dict = {"buffers": {}, "ok": True}
+    mismatched: dict[str, np.ndarray] = {}  # output name -> elements that differ from the answer
     for buf in ex.buffers():
         full = got[buf.name]
         h, t = head[buf.name], tail[buf.name]
@@ -102,6 +103,7 @@ def analyse(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
                 close = bits(body) == bits(want)
             else:
                 close = np.isclose(body, want, rtol=ex.rtol, atol=ex.atol, equal_nan=False)
+            mismatched[buf.name] = ~close
             wrong = ~close & ~poison & ~leaked
             f["unwritten"] = int(poison.sum())
             f["wrong"] = int(wrong.sum())
@@ -129,7 +131,7 @@ def analyse(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
         facts["buffers"][buf.name] = f
     # A mistake is only named when the values are wrong and its model tells it from the answer.
     values_wrong = any(f.get("unwritten") or f.get("wrong") for f in facts["buffers"].values())
-    facts["mistakes"] = (matching_mistakes(ex, case, inputs, expected, got, head, tail)
+    facts["mistakes"] = (matching_mistakes(ex, case, inputs, expected, got, head, tail, mismatched)
                          if values_wrong else [])
     return facts
 
@@ -148,10 +150,11 @@ def shifted_by(body: np.ndarray, want: np.ndarray, wrong: np.ndarray, ex: Exerci
 
 
 def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
-                      head: dict, tail: dict) -> list[str]:
+                      head: dict, tail: dict, mismatched: dict[str, np.ndarray]) -> list[str]:
     """Names of the record's mistakes that the outputs show: a model that matches every output
     element (leaving out models that coincide with the right answer in this case), or a pattern
-    of the wrong elements' places."""
+    of the places ``mismatched`` marks (elements that differ from the answer, unwritten ones
+    included)."""
     bodies = {}
     for buf in ex.outputs():
         h, t = head[buf.name], tail[buf.name]
@@ -159,14 +162,7 @@ def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, go
     found = []
     for mistake in ex.mistakes:
         if mistake.wrong_at is not None:
-            buf = ex.outputs()[0]
-            body = bodies[buf.name]
-            want = expected[buf.name].astype(buf.dtype, copy=False).ravel()
-            if ex.rtol == 0 and ex.atol == 0:
-                bad = bits(body) != bits(want)
-            else:
-                bad = ~np.isclose(body, want, rtol=ex.rtol, atol=ex.atol)
-            if mistake.wrong_at(case, np.flatnonzero(bad)):
+            if mistake.wrong_at(case, np.flatnonzero(mismatched[ex.outputs()[0].name])):
                 found.append(mistake.name)
             continue
         try:
@@ -212,10 +208,8 @@ def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
     args, host, head, tail, whole = [], {}, {}, {}, {}
     max_local = int(np.prod(case.local_size))
     for arg in ex.args:
-        if isinstance(arg, Scalar):
-            args.append(np.dtype(arg.dtype).type(arg.value(case)))
-        elif isinstance(arg, LocalMem):
-            args.append(cl.LocalMemory(np.dtype(arg.dtype).itemsize * max(arg.length(case), 1)))
+        if isinstance(arg, (Scalar, LocalMem)):
+            args.append(arg.kernel_arg(case))
         else:
             length = arg.length(case)
             h, t = guard_lengths(dev, arg, length, max_local) if guard else (0, 0)

@@ -8,6 +8,7 @@ Each widget draws through a plotting function that tests call directly, and has 
 from __future__ import annotations
 
 import html
+import math
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -77,16 +78,9 @@ class NDRangeExplorer(widgets.VBox):
         else:
             self.message.value = (f"<p style='max-width:28em'>Ran <code>{html.escape(run.kernel)}"
                                   f"</code>: {run.values.size} work-items in "
-                                  f"{run.values.size // max(1, _items(loc))} work-group(s).</p>")
+                                  f"{run.values.size // math.prod(loc)} work-group(s).</p>")
             _show(self.picture, plots.ndrange_grid(run.values, loc, title))
         return run
-
-
-def _items(size: tuple[int, ...]) -> int:
-    total = 1
-    for x in size:
-        total *= x
-    return total
 
 
 class ThroughputSweep(widgets.VBox):
