@@ -20,9 +20,9 @@ def _devices(args: argparse.Namespace) -> int:
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from .exercises import REGISTRY
+    from .exercises import exercises
     from .kernels import display_path, kernel_path
-    for ex in REGISTRY.values():
+    for ex in exercises():
         print(f"{ex.name:<16} {ex.notebook:<22} {display_path(kernel_path(ex.name, solutions=False))}"
               f"  {ex.title}")
     return 0
@@ -54,11 +54,12 @@ def _profile(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .bench import EXPERIMENTS, run_all, summary
-    unknown = set(args.only or []) - set(EXPERIMENTS)
+    from .bench import all_experiments, run_all, summary
+    known = all_experiments()
+    unknown = set(args.only or []) - set(known)
     if unknown:
         print(f"error: no experiment named {', '.join(sorted(unknown))}; there are "
-              f"{', '.join(EXPERIMENTS)}", file=sys.stderr)
+              f"{', '.join(known)}", file=sys.stderr)
         return 2
     run = run_all(args.device, args.only)
     if args.out:

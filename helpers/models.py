@@ -1,0 +1,202 @@
+"""Pure-Python models, no OpenCL: occupancy of a compute unit, and the dual-pipeline model of
+latency hiding from the training's level 3 (a computation pipeline and a memory pipeline, each
+with an issue latency and a completion latency, fed by warps in order).
+
+Neither is a simulation of real hardware: they are the smallest models that explain what the
+measurements of notebook 05 show.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+# --------------------------------------------------------------------------------------------------
+# Occupancy
+
+
+@dataclass(frozen=True)
+class ComputeUnitLimits:
+    """What one compute unit (an NVIDIA streaming multiprocessor) holds at once."""
+
+    name: str
+    warp_size: int
+    max_warps: int           # resident warps
+    max_groups: int          # resident work-groups
+    registers: int           # 32-bit registers
+    local_memory: int        # bytes of local (shared) memory for work-groups
+    register_granule: int = 256   # registers are allocated per warp in these units
+    max_registers_per_item: int = 255
+
+
+# Published limits (NVIDIA's CUDA programming guide, compute capabilities 1.3, 2.0 and 9.0).
+LIMITS = {
+    "GTX 285 (Tesla, cc 1.3)": ComputeUnitLimits("GTX 285 (Tesla, cc 1.3)", 32, 32, 8, 16384,
+                                                 16 * 1024, register_granule=512,
+                                                 max_registers_per_item=124),
+    "Fermi (cc 2.0)": ComputeUnitLimits("Fermi (cc 2.0)", 32, 48, 8, 32768, 48 * 1024,
+                                        register_granule=64, max_registers_per_item=63),
+    "H100 (Hopper, cc 9.0)": ComputeUnitLimits("H100 (Hopper, cc 9.0)", 32, 64, 32, 65536,
+                                               227 * 1024),
+}
+
+
+def limits_for(dev) -> ComputeUnitLimits:
+    """Limits of an OpenCL device's compute unit: NVIDIA's published limits when the device is
+    one of the table's generations (the local memory as the device reports it), else a generic
+    compute unit built from what OpenCL reports (a CPU core runs one work-group at a time)."""
+    name = dev.name.upper()
+    if "H100" in name or "H200" in name:
+        return LIMITS["H100 (Hopper, cc 9.0)"]
+    warp = 32 if "NVIDIA" in dev.platform.name.upper() else 1
+    groups = max(1, dev.max_work_group_size // max(warp, 1))
+    return ComputeUnitLimits(dev.name.strip(), warp, max(1, dev.max_work_group_size // warp),
+                             groups, 1 << 30, int(dev.local_mem_size))
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    groups: int                   # resident work-groups per compute unit
+    warps: int                    # resident warps
+    occupancy: float              # warps / max warps
+    limited_by: str               # the resource that binds
+    per_resource: dict[str, int]  # work-groups each resource alone would allow
+
+
+def occupancy(limits: ComputeUnitLimits, group_size: int, registers_per_item: int = 32,
+              local_bytes_per_group: int = 0) -> Occupancy:
+    """How many work-groups of ``group_size`` work-items fit on one compute unit at once, and
+    which resource stops a further one: warp slots, work-group slots, registers or local memory.
+    """
+    if group_size <= 0:
+        raise ValueError("a work-group has at least one work-item")
+    if registers_per_item > limits.max_registers_per_item:
+        raise ValueError(f"at most {limits.max_registers_per_item} registers per work-item")
+    warps = math.ceil(group_size / limits.warp_size)
+    regs_per_warp = math.ceil(registers_per_item * limits.warp_size / limits.register_granule) \
+        * limits.register_granule
+    per = {
+        "warps": limits.max_warps // warps,
+        "work-groups": limits.max_groups,
+        "registers": limits.registers // (regs_per_warp * warps) if registers_per_item else
+        limits.max_groups,
+        "local memory": (limits.local_memory // local_bytes_per_group if local_bytes_per_group
+                         else limits.max_groups),
+    }
+    groups = max(0, min(per.values()))
+    limited = min(per, key=lambda k: (per[k], list(per).index(k)))
+    return Occupancy(groups, groups * warps, groups * warps / limits.max_warps, limited, per)
+
+
+# --------------------------------------------------------------------------------------------------
+# The dual-pipeline model
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """A pipeline that accepts an instruction every ``issue`` cycles (λ) and finishes each
+    ``latency`` cycles after it was issued (Λ)."""
+
+    issue: float
+    latency: float
+
+
+@dataclass(frozen=True)
+class Issued:
+    warp: int
+    index: int      # the instruction's place in the program
+    kind: str       # "comp" or "mem"
+    start: float
+    end: float
+
+
+@dataclass
+class Schedule:
+    cycles: float
+    issued: list[Issued] = field(default_factory=list)
+    barriers: list[float] = field(default_factory=list)   # release times
+
+    def busy(self, kind: str, pipe: Pipeline) -> float:
+        """Fraction of the run the pipeline ``kind`` spent accepting instructions."""
+        n = sum(1 for x in self.issued if x.kind == kind)
+        return n * pipe.issue / self.cycles if self.cycles else 0.0
+
+
+def parse_program(text: str) -> list[tuple[str, bool]]:
+    """A program in the model's notation: ``C`` a computation that needs the previous
+    instruction's result, ``c`` an independent one; ``M``/``m`` the same for memory accesses;
+    ``|`` a barrier. Spaces are ignored. E.g. ``"M C C | m c"``."""
+    out = []
+    for ch in text.replace(" ", ""):
+        if ch == "|":
+            out.append(("barrier", False))
+        elif ch in "CcMm":
+            out.append(("comp" if ch in "Cc" else "mem", ch.isupper()))
+        else:
+            raise ValueError(f"unknown instruction {ch!r}: use C, c, M, m or |")
+    return out
+
+
+def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
+             mem: Pipeline) -> Schedule:
+    """Run ``warps`` warps of ``program`` through the two pipelines.
+
+    Each warp issues its instructions in order; a dependent instruction waits for the previous
+    one to finish; each pipeline takes one instruction per ``issue`` cycles. At every step the
+    instruction that can start earliest is issued (ties: the lowest warp, i.e. round robin from
+    a fixed order). A barrier waits until every warp has reached it and every instruction before
+    it has finished. The run ends when the last instruction finishes.
+    """
+    prog = parse_program(program) if isinstance(program, str) else list(program)
+    if warps < 1:
+        raise ValueError("at least one warp")
+    pipes = {"comp": comp, "mem": mem}
+    free = {"comp": 0.0, "mem": 0.0}          # when each pipeline next accepts an instruction
+    pos = [0] * warps                         # next instruction of each warp
+    ready = [0.0] * warps                     # earliest start of that instruction
+    last_end = [0.0] * warps                  # when the previous instruction finishes
+    sched = Schedule(0.0)
+    while True:
+        best = None
+        for w in range(warps):
+            if pos[w] >= len(prog) or prog[pos[w]][0] == "barrier":
+                continue
+            kind, dependent = prog[pos[w]]
+            start = max(ready[w], free[kind], last_end[w] if dependent else 0.0)
+            if best is None or start < best[0]:
+                best = (start, w)
+        if best is None:
+            waiting = [w for w in range(warps) if pos[w] < len(prog)]
+            if not waiting:
+                break
+            # every unfinished warp is at the barrier: release when all their work is done
+            release = max(max(last_end), max(ready))
+            sched.barriers.append(release)
+            for w in waiting:
+                pos[w] += 1
+                ready[w] = release
+            continue
+        start, w = best
+        kind, _ = prog[pos[w]]
+        end = start + pipes[kind].latency
+        sched.issued.append(Issued(w, pos[w], kind, start, end))
+        free[kind] = start + pipes[kind].issue
+        ready[w] = start  # in order: the next instruction cannot start before this one
+        last_end[w] = max(last_end[w], end)
+        pos[w] += 1
+    sched.cycles = max((x.end for x in sched.issued), default=0.0)
+    return sched
+
+
+def bound(sched: Schedule, comp: Pipeline, mem: Pipeline, threshold: float = 0.75) -> str:
+    """Which limit the run hit: "computation-bound" or "memory-bound" (that pipeline was busy
+    most of the time), else "latency-bound" (neither was: more warps or more independent
+    instructions would help)."""
+    c, m = sched.busy("comp", comp), sched.busy("mem", mem)
+    if max(c, m) < threshold:
+        return "latency-bound"
+    return "computation-bound" if c >= m else "memory-bound"
+
+
+# The training's generations: cycles between two warp instructions of the computation pipeline.
+GENERATIONS = {"Tesla": 4.0, "Fermi": 1.0, "Kepler": 1 / 6, "Maxwell": 1 / 4}

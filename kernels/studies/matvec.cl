@@ -1,0 +1,176 @@
+// The matrix-vector ladder of notebook 08: the steps of NVIDIA's OpenCL best-practices
+// whitepaper (its listings 2 to 7), written for this course, and the course's fastest version.
+// w = m . v, m row-major with `height` rows of `width` floats. Every kernel has the mat_vec_mul
+// signature; `partial` holds one float per work-item (the first two do not use it).
+
+// Listing 2's idea: one work-item per row. Neighbouring work-items read addresses `width`
+// floats apart: no read of a warp is coalesced.
+__kernel void mv_item_per_row(__global const float *m, __global const float *v, const uint width,
+                              const uint height, __global float *w, __local float *partial)
+{
+    const uint y = get_global_id(0);
+    if (y >= height)
+        return;
+    __global const float *row = m + (size_t)y * width;
+    float sum = 0.0f;
+    for (uint x = 0; x < width; ++x)
+        sum += row[x] * v[x];
+    w[y] = sum;
+}
+
+// Listing 3's idea: any number of work-items, each taking every get_global_size(0)-th row.
+__kernel void mv_item_rows(__global const float *m, __global const float *v, const uint width,
+                           const uint height, __global float *w, __local float *partial)
+{
+    for (uint y = get_global_id(0); y < height; y += get_global_size(0)) {
+        __global const float *row = m + (size_t)y * width;
+        float sum = 0.0f;
+        for (uint x = 0; x < width; ++x)
+            sum += row[x] * v[x];
+        w[y] = sum;
+    }
+}
+
+// From listing 4 on: a work-group per row, its work-items reading neighbouring elements
+// (coalesced), each keeping a private sum of every get_local_size(0)-th product.
+inline float strided_dot(__global const float *row, __global const float *v, const uint width)
+{
+    float sum = 0.0f;
+    for (uint x = get_local_id(0); x < width; x += get_local_size(0))
+        sum += row[x] * v[x];
+    return sum;
+}
+
+// Listing 4's idea: the first work-item adds the group's partial sums one after another.
+__kernel void mv_group_serial(__global const float *m, __global const float *v, const uint width,
+                              const uint height, __global float *w, __local float *partial)
+{
+    const uint lid = get_local_id(0);
+    for (uint y = get_group_id(0); y < height; y += get_num_groups(0)) {
+        partial[lid] = strided_dot(m + (size_t)y * width, v, width);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            float sum = 0.0f;
+            for (uint k = 0; k < get_local_size(0); ++k)
+                sum += partial[k];
+            w[y] = sum;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // partial is reused for the next row
+    }
+}
+
+// Listing 5's idea: a tree, interleaved. Work-item k adds element 2*s*k + s onto 2*s*k: the
+// active work-items are packed, but their addresses are 2s apart (bank conflicts).
+__kernel void mv_group_interleaved(__global const float *m, __global const float *v,
+                                   const uint width, const uint height, __global float *w,
+                                   __local float *partial)
+{
+    const uint lid = get_local_id(0);
+    for (uint y = get_group_id(0); y < height; y += get_num_groups(0)) {
+        partial[lid] = strided_dot(m + (size_t)y * width, v, width);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = 1; s < get_local_size(0); s *= 2) {
+            const uint at = 2 * s * lid;
+            if (at < get_local_size(0))
+                partial[at] += partial[at + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0)
+            w[y] = partial[0];
+        barrier(CLK_LOCAL_MEM_FENCE);  // not needed after a tree (see mat_vec_mul's solution)
+    }
+}
+
+// Listing 6's idea: sequential addressing, the upper half added onto the lower half
+// (neighbouring work-items, neighbouring banks: no conflict).
+__kernel void mv_group_sequential(__global const float *m, __global const float *v,
+                                  const uint width, const uint height, __global float *w,
+                                  __local float *partial)
+{
+    const uint lid = get_local_id(0);
+    for (uint y = get_group_id(0); y < height; y += get_num_groups(0)) {
+        partial[lid] = strided_dot(m + (size_t)y * width, v, width);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = get_local_size(0) / 2; s > 0; s /= 2) {
+            if (lid < s)
+                partial[lid] += partial[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0)
+            w[y] = partial[0];
+        barrier(CLK_LOCAL_MEM_FENCE);  // not needed after a tree (see mat_vec_mul's solution)
+    }
+}
+
+// Listing 7's idea: the last 64 sums added by one warp with no barrier, trusting lockstep.
+// A data race by OpenCL's rules (Oclgrind reports it) that happened to work on 2009's GPUs.
+// Needs a local size of at least 64.
+__kernel void mv_group_warp(__global const float *m, __global const float *v, const uint width,
+                            const uint height, __global float *w, __local float *partial)
+{
+    const uint lid = get_local_id(0);
+    for (uint y = get_group_id(0); y < height; y += get_num_groups(0)) {
+        partial[lid] = strided_dot(m + (size_t)y * width, v, width);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = get_local_size(0) / 2; s > 32; s /= 2) {
+            if (lid < s)
+                partial[lid] += partial[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid < 32) {
+            volatile __local float *p = partial;
+            p[lid] += p[lid + 32];
+            p[lid] += p[lid + 16];
+            p[lid] += p[lid + 8];
+            p[lid] += p[lid + 4];
+            p[lid] += p[lid + 2];
+            p[lid] += p[lid + 1];
+        }
+        if (lid == 0)
+            w[y] = partial[0];
+        barrier(CLK_LOCAL_MEM_FENCE);  // not needed after a tree (see mat_vec_mul's solution)
+    }
+}
+
+// The course's fastest: a slice of SLICE work-items per row (SLICE is set at build time, a
+// power of two up to the local size), so a work-group works on several rows at once and a
+// short row still keeps every work-item busy. Rows are read four floats at a time when width is
+// a multiple of 4. Barriers at every step: correct on any device.
+#ifndef SLICE
+#define SLICE 32
+#endif
+__kernel void mv_slices(__global const float *m, __global const float *v, const uint width,
+                        const uint height, __global float *w, __local float *partial)
+{
+    const uint lid = get_local_id(0);
+    const uint lane = lid % SLICE;
+    const uint rows_per_group = get_local_size(0) / SLICE;
+    const uint step = get_num_groups(0) * rows_per_group;
+    // every work-item runs the same number of iterations: the barriers are reached by all
+    for (uint base = get_group_id(0) * rows_per_group; base < height; base += step) {
+        const uint y = base + lid / SLICE;
+        float sum = 0.0f;
+        if (y < height) {
+            __global const float *row = m + (size_t)y * width;
+            if (width % 4 == 0) {
+                float4 acc = (float4)(0.0f);
+                for (uint q = lane; q < width / 4; q += SLICE)
+                    acc += vload4(q, row) * vload4(q, v);
+                sum = acc.x + acc.y + acc.z + acc.w;
+            } else {
+                for (uint x = lane; x < width; x += SLICE)
+                    sum += row[x] * v[x];
+            }
+        }
+        partial[lid] = sum;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = SLICE / 2; s > 0; s /= 2) {
+            if (lane < s)
+                partial[lid] += partial[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lane == 0 && y < height)
+            w[y] = partial[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}

@@ -1,0 +1,81 @@
+"""The pure models of notebook 05 against closed-form expectations."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.models import (LIMITS, Pipeline, bound, occupancy, parse_program, simulate)
+
+H100 = LIMITS["H100 (Hopper, cc 9.0)"]
+GTX285 = LIMITS["GTX 285 (Tesla, cc 1.3)"]
+
+
+@pytest.mark.parametrize("warps, n, issue, latency", [
+    (1, 5, 1.0, 8.0), (2, 3, 1.0, 8.0), (8, 4, 1.0, 8.0), (16, 4, 1.0, 8.0), (3, 7, 4.0, 10.0),
+    (12, 6, 1 / 6, 10.0), (5, 1, 1.0, 20.0)])
+def test_dependent_chains_follow_the_latency_or_the_issue_bound(warps, n, issue, latency):
+    comp = Pipeline(issue, latency)
+    s = simulate("C" * n, warps, comp, Pipeline(1, 1))
+    # completion-latency bound: n * latency (plus the stagger of the warps), or issue bound
+    expected = max(n * latency + (warps - 1) * issue, (warps * n - 1) * issue + latency)
+    assert s.cycles == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("warps, n", [(1, 6), (4, 3), (32, 2)])
+def test_independent_instructions_are_issue_bound(warps, n):
+    comp = Pipeline(1.0, 12.0)
+    s = simulate("c" * n, warps, comp, Pipeline(1, 1))
+    assert s.cycles == pytest.approx((warps * n - 1) * 1.0 + 12.0)
+
+
+def test_one_warp_two_independent_halves_the_latency_cost():
+    comp = Pipeline(1.0, 10.0)
+    dep = simulate("CCC", 1, comp, Pipeline(1, 1)).cycles
+    two = simulate("ccC", 1, comp, Pipeline(1, 1)).cycles
+    assert dep == 30 and two == 21  # the training's "3 computations, two independent"
+
+
+def test_memory_bound_and_computation_bound_programs_are_told_apart():
+    comp, mem = Pipeline(1.0, 10.0), Pipeline(4.0, 100.0)
+    heavy_mem = simulate("m C m C", 64, comp, mem)
+    assert bound(heavy_mem, comp, mem) == "memory-bound"
+    # 128 memory instructions at one per 4 cycles: the memory pipeline's issue rate sets the time
+    assert 128 * 4 <= heavy_mem.cycles <= 128 * 4 + 2 * (100 + 10)
+    heavy_comp = simulate("m" + "c" * 16, 64, comp, mem)
+    assert bound(heavy_comp, comp, mem) == "computation-bound"
+    assert heavy_comp.cycles == pytest.approx(64 * 16 * 1.0 + 100 + 10 - 1, abs=110)
+    few = simulate("M C", 1, comp, mem)
+    assert bound(few, comp, mem) == "latency-bound" and few.cycles == 110
+
+
+@pytest.mark.parametrize("warps", [1, 2, 4, 8])
+def test_a_barrier_costs_a_full_latency_for_every_warp(warps):
+    comp = Pipeline(1.0, 10.0)
+    with_barrier = simulate("c|c", warps, comp, Pipeline(1, 1))
+    without = simulate("cc", warps, comp, Pipeline(1, 1))
+    assert with_barrier.cycles == pytest.approx(2 * ((warps - 1) * 1.0 + 10.0))
+    assert without.cycles == pytest.approx((2 * warps - 1) * 1.0 + 10.0)
+    assert with_barrier.barriers == [pytest.approx((warps - 1) * 1.0 + 10.0)]
+
+
+def test_program_notation():
+    assert parse_program("M c | C") == [("mem", True), ("comp", False), ("barrier", False),
+                                        ("comp", True)]
+    with pytest.raises(ValueError):
+        parse_program("x")
+
+
+def test_occupancy_limits():
+    full = occupancy(H100, 256, registers_per_item=32)
+    assert full.groups == 8 and full.occupancy == 1.0 and full.limited_by == "warps"
+    regs = occupancy(H100, 256, registers_per_item=128)
+    assert regs.limited_by == "registers" and regs.groups == 2 and regs.occupancy == 0.25
+    local = occupancy(H100, 128, registers_per_item=32, local_bytes_per_group=48 * 1024)
+    assert local.limited_by == "local memory" and local.groups == 4
+    small = occupancy(H100, 32, registers_per_item=16)
+    assert small.limited_by == "work-groups" and small.groups == 32 and small.occupancy == 0.5
+    # GTX 285: 16K registers, 32 warps; 256 work-items at 16 registers fill it twice over
+    old = occupancy(GTX285, 256, registers_per_item=16)
+    assert old.groups == 4 and old.occupancy == 1.0
+    with pytest.raises(ValueError):
+        occupancy(H100, 0)
