@@ -538,7 +538,6 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
     a_dev = cla.to_device(queue, src_np)
     wall(lambda: int(cla.sum(a_dev, dtype=np.int64).get()), "pyopencl.array.sum")
     wall(lambda: int(src_np.sum(dtype=np.int64)), "numpy.sum (host memory)")
-    wall(lambda: int(src_np.sum()), "numpy.sum, default accumulator")
     cupy = _cupy_on(queue.device)
     if cupy is not None:
         x = cupy.asarray(src_np)
