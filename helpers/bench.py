@@ -505,7 +505,7 @@ def summary(run: dict) -> str:
             lines.append(f"    N={q['repeat']:<5} {q['seconds'] * 1e3:9.3f} ms "
                          f"{q['gb_per_s']:8.1f} GB/s {q['gflop_per_s']:9.1f} GFLOP/s")
     for name, result in ex.items():
-        if "rows" in result and name != "erosion_timings":
+        if isinstance(result.get("rows"), list) and name != "erosion_timings":
             lines.append(f"  {name}:")
             for row in result["rows"]:
                 extra = "" if row.get("correct", True) else "  WRONG on this device"
