@@ -228,3 +228,95 @@ def timings(rows: list[tuple[str, float]], title: str = "", unit: str = "ms") ->
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
+
+
+# --------------------------------------------------------------------------------------------------
+# Level 3: the models and the studies.
+
+PIPE_COLORS = {"comp": "#0072b2", "mem": "#e69f00"}
+
+
+def pipeline(schedule, title: str = "") -> Figure:
+    """A dual-pipeline run (:func:`helpers.models.simulate`): one row per warp, a bar from each
+    instruction's issue to its completion, barriers as dashed lines."""
+    warps = 1 + max((x.warp for x in schedule.issued), default=0)
+    fig, ax = plt.subplots(figsize=(9, 0.35 * warps + 1.6))
+    for x in schedule.issued:
+        ax.barh(warps - 1 - x.warp, x.end - x.start, left=x.start, height=0.6,
+                color=PIPE_COLORS[x.kind], alpha=0.45, edgecolor=PIPE_COLORS[x.kind])
+        ax.plot([x.start], [warps - 1 - x.warp], "|", color="black", markersize=8)
+    for t in schedule.barriers:
+        ax.axvline(t, color="#d55e00", linestyle="--", linewidth=1)
+    ax.set_yticks(range(warps), [f"warp {w}" for w in range(warps)][::-1])
+    ax.set_xlabel("cycles (| issue, bar until the result is ready)")
+    ax.set_title(title or f"{schedule.cycles:g} cycles", fontsize=10)
+    ax.legend(handles=[Patch(color=PIPE_COLORS["comp"], alpha=0.45, label="computation"),
+                       Patch(color=PIPE_COLORS["mem"], alpha=0.45, label="memory")],
+              loc="lower right", fontsize=8)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def occupancy(result, title: str = "") -> Figure:
+    """Work-groups per compute unit that each resource alone allows; the smallest binds."""
+    names = list(result.per_resource)
+    values = [result.per_resource[k] for k in names]
+    fig, ax = plt.subplots(figsize=(7, 2.6))
+    colors = ["#d55e00" if k == result.limited_by else "#999999" for k in names]
+    ax.barh(names[::-1], values[::-1], color=colors[::-1])
+    for i, v in enumerate(values[::-1]):
+        ax.text(v, i, f" {v}", va="center", fontsize=9)
+    ax.set_xlabel("work-groups per compute unit that this resource allows")
+    ax.set_title(title or f"{result.groups} work-groups, {result.warps} warps: occupancy "
+                 f"{result.occupancy:.0%} (limited by {result.limited_by})", fontsize=10)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def sweep_lines(rows: list[dict], x: str, y: str, title: str = "", xlabel: str = "",
+                ylabel: str = "", peak: float | None = None, peak_label: str = "") -> Figure:
+    """One line per row label: ``y`` against ``x`` (e.g. GFLOP/s against work-items)."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    labels = list(dict.fromkeys(r["label"] for r in rows))
+    for label in labels:
+        pts = sorted((r[x], r[y]) for r in rows if r["label"] == label)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=label, markersize=3)
+    if peak:
+        ax.axhline(peak, color="black", linestyle=":", linewidth=1)
+        ax.text(ax.get_xlim()[0], peak, f" {peak_label}", va="bottom", fontsize=8)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel or x)
+    ax.set_ylabel(ylabel or y)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, ncol=2 if len(labels) > 6 else 1)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def compare(series: dict[str, dict[str, float]], title: str = "", unit: str = "ms",
+            log: bool = True) -> Figure:
+    """Grouped horizontal bars: for each variant, one bar per device (``series`` maps a device
+    name to {variant: value}); devices without a variant leave a gap."""
+    variants = list(dict.fromkeys(v for s in series.values() for v in s))
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(variants) * max(1, len(series) / 1.6) + 1.4))
+    height = 0.8 / max(len(series), 1)
+    colors = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#999999", "#d55e00"]
+    for k, (device, values) in enumerate(series.items()):
+        ys = [len(variants) - 1 - i + (k - (len(series) - 1) / 2) * -height
+              for i, v in enumerate(variants) if v in values]
+        xs = [values[v] for v in variants if v in values]
+        ax.barh(ys, xs, height=height, color=colors[k % len(colors)], label=device)
+        for yy, xx in zip(ys, xs, strict=True):
+            ax.text(xx, yy, f" {xx:.3g}", va="center", fontsize=7)
+    ax.set_yticks(range(len(variants))[::-1], variants, fontsize=8)
+    if log:
+        ax.set_xscale("log")
+    ax.set_xlabel(unit)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig

@@ -48,6 +48,14 @@ def kernel(ctx: cl.Context, file: str, name: str, options: tuple[str, ...] = ())
     return cl.Kernel(build_file(ctx, STUDIES / file, list(options), reuse=True), name)
 
 
+def launcher(queue: cl.CommandQueue, knl: cl.Kernel, global_size: tuple[int, ...],
+             local_size: tuple[int, ...], *args) -> Callable[[], cl.Event]:
+    """A function that enqueues ``knl`` with these sizes and arguments and returns its event."""
+    def launch() -> cl.Event:
+        return knl(queue, global_size, local_size, *args)
+    return launch
+
+
 def _in(ctx: cl.Context, host: np.ndarray) -> cl.Buffer:
     return cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ascontiguousarray(host))
 
@@ -160,9 +168,8 @@ def ilp(ctx: cl.Context, queue: cl.CommandQueue, items: list[int] | None = None,
         for n in items:
             g = rounded_up(n, local)
             out = _out(ctx, 4 * g)
-            launch = (lambda knl=knl, g=g, out=out: knl(queue, (g,), (local,), out,
-                                                        np.float32(ILP_A), np.float32(ILP_B),
-                                                        np.uint32(rounds)))
+            launch = launcher(queue, knl, (g,), (local,), out, np.float32(ILP_A),
+                              np.float32(ILP_B), np.uint32(rounds))
             want = _ilp_reference(g, c, rounds)
             prepared.append(Prepared(f"ILP {c}", launch,
                                      _run_and_compare(queue, launch, out, g, want, f"ilp {c}",
@@ -203,8 +210,7 @@ def mlp(ctx: cl.Context, queue: cl.CommandQueue, floats_total: int | None = None
             padded = np.zeros(rounded_up(count, g))
             padded[:count] = per_vector
             want = padded.reshape(-1, g).sum(axis=0)
-            launch = (lambda knl=knl, g=g, out=out, count=count:
-                      knl(queue, (g,), (local,), src, out, np.uint32(count)))
+            launch = launcher(queue, knl, (g,), (local,), src, out, np.uint32(count))
             label = f"{loads} x {type_name}"
             prepared.append(Prepared(label, launch,
                                      _run_and_compare(queue, launch, out, g, want, label,
@@ -232,8 +238,8 @@ def strides(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
     for s in steps:
         if n % s:
             continue
-        launch = (lambda s=s: knl(queue, (rounded_up(n, local),), (local,), src, dst,
-                                  np.uint32(n), np.uint32(s)))
+        launch = launcher(queue, knl, (rounded_up(n, local),), (local,), src, dst, np.uint32(n),
+                          np.uint32(s))
         want = src_np.reshape(n // s, s).T.ravel()
         prepared.append(Prepared(f"stride {s}", launch,
                                  _run_and_compare(queue, launch, dst, n, want, f"stride {s}"),
@@ -263,7 +269,7 @@ def layouts(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
         ("all fields, struct of arrays", "soa_all", tuple(soa), a + b * c, 16 * n),
     ):
         knl = kernel(ctx, "access.cl", name)
-        launch = (lambda knl=knl, args=args: knl(queue, (g,), (local,), *args, out, np.uint32(n)))
+        launch = launcher(queue, knl, (g,), (local,), *args, out, np.uint32(n))
         prepared.append(Prepared(label, launch,
                                  _run_and_compare(queue, launch, out, n, want, label, atol=1e-6),
                                  bytes=used, params={"n": n}, kernel=name))
@@ -287,8 +293,7 @@ def transpose(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         ("tile 32 x 33 (padded)", "transpose_tiled", ("-DPAD=1",), tiles),
     ):
         knl = kernel(ctx, "access.cl", name, options)
-        launch = (lambda knl=knl, g=g: knl(queue, g, (32, 8), m, out, np.uint32(width),
-                                           np.uint32(height)))
+        launch = launcher(queue, knl, g, (32, 8), m, out, np.uint32(width), np.uint32(height))
         prepared.append(Prepared(label, launch,
                                  _run_and_compare(queue, launch, out, width * height, want, label),
                                  bytes=8 * width * height,
@@ -332,7 +337,7 @@ def divergence(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
         else:
             g, loc = (rounded_up(n, lx), rounded_up(n, ly)), (lx, ly)
         want = _my_add(a_np, b_np, by_column=name.endswith("_col"))
-        launch = (lambda knl=knl, g=g, loc=loc: knl(queue, g, loc, a, b, c, np.uint32(n)))
+        launch = launcher(queue, knl, g, loc, a, b, c, np.uint32(n))
         prepared.append(Prepared(label, launch,
                                  _run_and_compare(queue, launch, c, n * n, want, label),
                                  bytes=12 * n * n, params={"n": n}, kernel=name))
@@ -357,8 +362,7 @@ def constant_memory(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
     for label, name in (("taps in __constant", "taps_constant"),
                         ("taps in __global", "taps_global")):
         knl = kernel(ctx, "access.cl", name)
-        launch = (lambda knl=knl: knl(queue, (rounded_up(n, local),), (local,), x, y,
-                                      np.uint32(n), taps))
+        launch = launcher(queue, knl, (rounded_up(n, local),), (local,), x, y, np.uint32(n), taps)
         prepared.append(Prepared(label, launch,
                                  _run_and_compare(queue, launch, y, n, want, label, rtol=1e-4,
                                                   atol=1e-5),
@@ -399,8 +403,8 @@ def fast_math(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
     ):
         knl = kernel(ctx, "access.cl", name, options)
         want = ref(x_np, rounds)
-        launch = (lambda knl=knl: knl(queue, (rounded_up(n, local),), (local,), x, y,
-                                      np.uint32(n), np.uint32(rounds)))
+        launch = launcher(queue, knl, (rounded_up(n, local),), (local,), x, y, np.uint32(n),
+                          np.uint32(rounds))
         compare = _run_and_compare(queue, launch, y, n, want, label, rtol=tol, atol=tol)
         row_params = {"n": n, "rounds": rounds, "options": " ".join(options)}
 
@@ -472,9 +476,8 @@ def reductions(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
             if scratch_src is None:
                 scratch_src = _in(ctx, src_np)
             data = scratch_src
-        launch = (lambda knl=knl, g=g, loc=loc, data=data, partial=partial:
-                  knl(queue, (g,), (loc,), data, partial, np.uint32(n),
-                      cl.LocalMemory(4 * loc)))
+        launch = launcher(queue, knl, (g,), (loc,), data, partial, np.uint32(n),
+                          cl.LocalMemory(4 * loc))
 
         def verify(launch=launch, partial=partial, groups=groups, label=label, data=data) -> None:
             if data is not src:
@@ -618,8 +621,8 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     for label, name, options, n_groups, launch_kind, listing in configs:
         knl = kernel(ctx, "matvec.cl", name, options)
         g = n_groups * local
-        launch = (lambda knl=knl, g=g: knl(queue, (g,), (local,), m, v, np.uint32(width),
-                                           np.uint32(height), w, cl.LocalMemory(4 * local)))
+        launch = launcher(queue, knl, (g,), (local,), m, v, np.uint32(width), np.uint32(height),
+                          w, cl.LocalMemory(4 * local))
         prepared.append(Prepared(label, launch,
                                  _run_and_compare(queue, launch, w, height, want, label,
                                                   rtol=1e-4, atol=1e-3),

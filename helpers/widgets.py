@@ -111,3 +111,82 @@ class ThroughputSweep(widgets.VBox):
         finally:
             self.button.disabled = False
         return self.result
+
+
+class PipelineExplorer(widgets.VBox):
+    """The dual-pipeline model with controls: the program (C/c computation, M/m memory, upper
+    case = depends on the previous instruction, | barrier), warps, and each pipeline's issue and
+    completion latencies. Draws the schedule and says what bound the run."""
+
+    def __init__(self, program: str = "M C C", warps: int = 4):
+        from . import models
+        self._models = models
+        self.program = widgets.Text(value=program, description="program")
+        self.warps = widgets.IntSlider(value=warps, min=1, max=32, description="warps")
+        self.comp_issue = widgets.FloatSlider(value=1, min=0.25, max=4, step=0.25,
+                                              description="λ comp")
+        self.comp_latency = widgets.IntSlider(value=10, min=1, max=40, description="Λ comp")
+        self.mem_issue = widgets.FloatSlider(value=4, min=0.25, max=16, step=0.25,
+                                             description="λ mem")
+        self.mem_latency = widgets.IntSlider(value=60, min=1, max=400, description="Λ mem")
+        self.picture = widgets.Output()
+        controls = [self.program, self.warps, self.comp_issue, self.comp_latency, self.mem_issue,
+                    self.mem_latency]
+        for c in controls:
+            c.continuous_update = False
+            c.observe(lambda _: self.update(), names="value")
+        super().__init__([widgets.HBox(controls[:2]), widgets.HBox(controls[2:4]),
+                          widgets.HBox(controls[4:]), self.picture])
+        self.update()
+
+    def update(self):
+        m = self._models
+        comp = m.Pipeline(self.comp_issue.value, self.comp_latency.value)
+        mem = m.Pipeline(self.mem_issue.value, self.mem_latency.value)
+        try:
+            s = m.simulate(self.program.value, self.warps.value, comp, mem)
+        except ValueError as e:
+            self.picture.clear_output()
+            with self.picture:
+                print(e)
+            return None
+        _show(self.picture, plots.pipeline(
+            s, f"{s.cycles:g} cycles: {m.bound(s, comp, mem)} (computation busy "
+               f"{s.busy('comp', comp):.0%}, memory busy {s.busy('mem', mem):.0%})"))
+        return s
+
+
+class OccupancyCalculator(widgets.VBox):
+    """Work-group size, registers per work-item and local memory per work-group against a
+    compute unit's limits: how many work-groups fit, and which resource stops the next one."""
+
+    def __init__(self, limits=None):
+        from . import models
+        self._models = models
+        self.limits = widgets.Dropdown(options=list(models.LIMITS),
+                                       value=limits or "H100 (Hopper, cc 9.0)",
+                                       description="device")
+        self.group = widgets.IntSlider(value=256, min=32, max=1024, step=32,
+                                       description="work-items")
+        self.registers = widgets.IntSlider(value=32, min=8, max=255, description="registers")
+        self.local = widgets.IntSlider(value=0, min=0, max=96, description="local KiB")
+        self.picture = widgets.Output()
+        for c in (self.limits, self.group, self.registers, self.local):
+            c.continuous_update = False
+            c.observe(lambda _: self.update(), names="value")
+        super().__init__([widgets.HBox([self.limits, self.group]),
+                          widgets.HBox([self.registers, self.local]), self.picture])
+        self.update()
+
+    def update(self):
+        m = self._models
+        lim = m.LIMITS[self.limits.value]
+        try:
+            r = m.occupancy(lim, self.group.value, self.registers.value, self.local.value * 1024)
+        except ValueError as e:
+            self.picture.clear_output()
+            with self.picture:
+                print(e)
+            return None
+        _show(self.picture, plots.occupancy(r))
+        return r

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.models import (LIMITS, Pipeline, bound, occupancy, parse_program, simulate)
+from helpers.models import LIMITS, Pipeline, bound, occupancy, parse_program, simulate
 
 H100 = LIMITS["H100 (Hopper, cc 9.0)"]
 GTX285 = LIMITS["GTX 285 (Tesla, cc 1.3)"]
