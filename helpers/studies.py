@@ -108,11 +108,12 @@ def measure(items: list[Prepared], queue: cl.CommandQueue, *, warmup: int = 2,
 
     rows = []
     for p in Progress(items, progress or "study", enabled=progress is not None):
-        row = {"label": p.label, "kernel": p.kernel, **p.params, "correct": True}
+        row = {"label": p.label, "kernel": p.kernel, "correct": True}
         try:
             p.verify()
         except StudyMismatch as e:
             row["correct"], row["note"] = False, str(e)
+        row.update(p.params)  # after the check, which may add to them (an error found, say)
         t = time_kernel(p.launch, warmup=warmup, repeats=repeats)
         row.update(seconds=t.median, min_seconds=t.minimum, repeats=repeats, warmup=warmup,
                    bytes=p.bytes, gb_per_s=gb_per_s(p.bytes, t.median))
