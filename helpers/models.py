@@ -41,19 +41,6 @@ LIMITS = {
 }
 
 
-def limits_for(dev) -> ComputeUnitLimits:
-    """Limits of an OpenCL device's compute unit: NVIDIA's published limits when the device is
-    one of the table's generations (the local memory as the device reports it), else a generic
-    compute unit built from what OpenCL reports (a CPU core runs one work-group at a time)."""
-    name = dev.name.upper()
-    if "H100" in name or "H200" in name:
-        return LIMITS["H100 (Hopper, cc 9.0)"]
-    warp = 32 if "NVIDIA" in dev.platform.name.upper() else 1
-    groups = max(1, dev.max_work_group_size // max(warp, 1))
-    return ComputeUnitLimits(dev.name.strip(), warp, max(1, dev.max_work_group_size // warp),
-                             groups, 1 << 30, int(dev.local_mem_size))
-
-
 @dataclass(frozen=True)
 class Occupancy:
     groups: int                   # resident work-groups per compute unit
