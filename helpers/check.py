@@ -458,6 +458,34 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
     return chosen
 
 
+def oclgrind_pass(ex: Exercise, path: Path, cases: list[Case], seed: int, run_timeout: float,
+                  registry_files: list[str] | None) -> PassResult | None:
+    """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed.
+    Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
+    accumulator: when Oclgrind dies by a signal having reported nothing, run again without it."""
+    grind = oclgrind_device()
+    if grind is None:
+        return None
+    spec = DeviceSpec.of(grind)
+    op = run_pass(ex, path, spec, cases, seed, guard=False, env=oclgrind.ENVIRONMENT,
+                  run_timeout=run_timeout, registry_files=registry_files)
+    if op.exit_code is not None and op.exit_code < 0 and not op.findings:
+        env = {k: v for k, v in oclgrind.ENVIRONMENT.items() if k != "OCLGRIND_UNINITIALIZED"}
+        op = run_pass(ex, path, spec, cases, seed, guard=False, env=env,
+                      run_timeout=run_timeout, registry_files=registry_files)
+        op.skipped_plugin = "uninitialized values"
+    return op
+
+
+def oclgrind_report(ex: Exercise, op: PassResult, shown: str) -> list[str]:
+    """Oclgrind's findings at their lines, and what the exercise reads in them."""
+    if not op.findings:
+        return []
+    return (["Oclgrind, which checks every access of every work-item, reports:"]
+            + ["  " + x for x in _finding_lines(op.findings, shown)]
+            + finding_hints(ex, op.findings))
+
+
 def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | None = None,
               device: str | None = None, seed: int | None = None,
               run_timeout: float = RUN_TIMEOUT, oclgrind_run_timeout: float = OCLGRIND_RUN_TIMEOUT,
@@ -490,37 +518,21 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
     if dp.internal_error:
         return CheckReport(name, False, f"The checker itself failed (not your kernel's fault; "
                            f"please report it):\n{dp.internal_error}", path, seed, dp)
-    # Nothing Oclgrind could add: the kernel does not build or does not end.
+    # A kernel that does not build: nothing Oclgrind could add. One that does not end: a short
+    # Oclgrind run on two small cases may still show why (a work-item stuck at a barrier).
     if dp.build_error or dp.no_kernel or dp.hung_in is not None:
         lines = device_failure(ex, dp, run_timeout)
-        grind = oclgrind_device() if dp.hung_in is not None else None
         op = None
-        if grind is not None:  # a work-item stuck at a barrier the others never reach, say
-            op = run_pass(ex, path, DeviceSpec.of(grind), [c for c in ex.cases if c.small][:2],
-                          seed, guard=False, env=oclgrind.ENVIRONMENT,
-                          run_timeout=HANG_OCLGRIND_TIMEOUT, registry_files=registry_files)
-            if op.findings:
-                lines.append("Oclgrind, which checks every access of every work-item, reports:")
-                lines.extend("  " + x for x in _finding_lines(op.findings, shown))
-                lines.extend(finding_hints(ex, op.findings))
+        if dp.hung_in is not None:
+            op = oclgrind_pass(ex, path, [c for c in ex.cases if c.small][:2], seed,
+                               HANG_OCLGRIND_TIMEOUT, registry_files)
+            if op is not None:
+                lines.extend(oclgrind_report(ex, op, shown))
         msg = "\n".join([f"{name} failed ({shown}, on {where}):", _indent(lines)])
         return CheckReport(name, False, msg, path, seed, dp, op)
 
-    grind = oclgrind_device()
-    if grind is None:
-        op = None
-    else:
-        op = run_pass(ex, path, DeviceSpec.of(grind), oclgrind_cases(ex, dp), seed, guard=False,
-                      env=oclgrind.ENVIRONMENT, run_timeout=oclgrind_run_timeout,
-                      registry_files=registry_files)
-        if op.exit_code is not None and op.exit_code < 0 and not op.findings:
-            # Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code,
-            # e.g. an int4 accumulator: run again without that one plugin.
-            env = {k: v for k, v in oclgrind.ENVIRONMENT.items() if k != "OCLGRIND_UNINITIALIZED"}
-            op = run_pass(ex, path, DeviceSpec.of(grind), oclgrind_cases(ex, dp), seed,
-                          guard=False, env=env, run_timeout=oclgrind_run_timeout,
-                          registry_files=registry_files)
-            op.skipped_plugin = "uninitialized values"
+    op = oclgrind_pass(ex, path, oclgrind_cases(ex, dp), seed, oclgrind_run_timeout,
+                       registry_files)
     report = verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
     if report.passed:
         _remember_pass(name, path)
@@ -597,10 +609,7 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
 
     lines = device_failure(ex, dp, run_timeout)
     if op is not None:
-        if op.findings:
-            lines.append("Oclgrind, which checks every access of every work-item, reports:")
-            lines.extend("  " + x for x in _finding_lines(op.findings, shown))
-            lines.extend(finding_hints(ex, op.findings))
+        lines.extend(oclgrind_report(ex, op, shown))
         if device_ok:
             # Correct on the device but not clean: the device hid a real bug.
             outside = {"out_of_bounds_read", "out_of_bounds_write"} & {f.kind for f in op.findings}

@@ -36,7 +36,7 @@ class Prepared:
 
     label: str
     launch: Callable[[], cl.Event]
-    verify: Callable[[], None]
+    verify: Callable[[], object]
     bytes: int
     flops: int = 0
     params: dict = field(default_factory=dict)
@@ -83,11 +83,14 @@ def _expect_close(got: np.ndarray, want: np.ndarray, what: str, rtol: float = 1e
 
 def _run_and_compare(queue: cl.CommandQueue, launch: Callable[[], cl.Event], out: cl.Buffer,
                      count: int, want: np.ndarray, what: str, dtype=np.float32,
-                     rtol: float = 1e-5, atol: float = 1e-6) -> Callable[[], None]:
-    def verify() -> None:
+                     rtol: float = 1e-5, atol: float = 1e-6) -> Callable[[], np.ndarray]:
+    """A verify function: run once on a cleared output, compare, return what the kernel wrote."""
+    def verify() -> np.ndarray:
         cl.enqueue_fill_buffer(queue, out, np.zeros(1, dtype), 0, count * np.dtype(dtype).itemsize)
         launch().wait()
-        _expect_close(_read(queue, out, count, dtype), want, what, rtol, atol)
+        got = _read(queue, out, count, dtype)
+        _expect_close(got, want, what, rtol, atol)
+        return got
     return verify
 
 
@@ -410,9 +413,7 @@ def fast_math(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
         row_params = {"n": n, "rounds": rounds, "options": " ".join(options)}
 
         def verify(compare=compare, want=want, row_params=row_params) -> None:
-            compare()
-            got = _read(queue, y, n)
-            row_params["max_abs_error"] = float(np.abs(got - want).max())
+            row_params["max_abs_error"] = float(np.abs(compare() - want).max())
         prepared.append(Prepared(label, launch, verify, bytes=8 * n, params=row_params,
                                  kernel=name))
     return prepared
@@ -530,9 +531,8 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
         pinned = cl.Buffer(ctx, mf.READ_WRITE | mf.ALLOC_HOST_PTR, 4 * groups)
         host, _ = cl.enqueue_map_buffer(queue, pinned, cl.map_flags.READ | cl.map_flags.WRITE, 0,
                                         (groups,), np.int32)
-        # A kernel of its own (not the shared one of kernel()): its arguments are set once, so
-        # each call only enqueues it, which saves microseconds that count at this size.
-        knl = cl.Kernel(build_file(ctx, STUDIES / "reduction.cl", reuse=True), name)
+        # Its arguments are set once, so each call only enqueues it: microseconds that count here.
+        knl = kernel(ctx, "reduction.cl", name)
         knl.set_args(src, partial, np.uint32(n), cl.LocalMemory(4 * loc))
 
         def ours(knl=knl, g=g, loc=loc, partial=partial, host=host) -> int:
