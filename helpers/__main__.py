@@ -1,4 +1,5 @@
-"""The command line: ``python -m helpers devices | check NAME | exercises | profile | bench``.
+"""The command line: ``python -m helpers devices [--check] | check NAME | exercises | profile |
+bench``.
 
 Exit codes: 0 success (a check passed), 1 a check failed (the diagnosis is on stdout), 2 a usage
 error or no OpenCL device (a sentence on stderr says what to do).
@@ -15,6 +16,14 @@ from .device import NoDeviceError
 
 def _devices(args: argparse.Namespace) -> int:
     from .device import device_table
+    if args.check:
+        from .devcheck import FAILING, check_all, table
+        outcomes = check_all(args.device)
+        print(table(outcomes))
+        print()
+        print(device_table())
+        failed = any(r["status"] in FAILING for o in outcomes for r in o["items"].values())
+        return 1 if failed and args.strict else 0
     print(device_table())
     return 0
 
@@ -72,7 +81,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers",
                                      description="The course's helpers from a shell.")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("devices", help="list every OpenCL platform and device with its facts")
+    p = sub.add_parser("devices", help="list every OpenCL platform and device with its facts")
+    p.add_argument("--check", action="store_true",
+                   help="run every kernel the course ships on every device, each device in a "
+                        "separate process, and list what passes and what fails")
+    p.add_argument("--device", help="with --check: only the devices whose name has this piece")
+    p.add_argument("--strict", action="store_true",
+                   help="with --check: exit 1 when a device fails a course kernel")
     sub.add_parser("exercises", help="list the exercises and their kernel files")
     p = sub.add_parser("check", help="check an exercise's kernel (exit 0 passed, 1 failed)")
     p.add_argument("name", help="the exercise, e.g. float_copy")

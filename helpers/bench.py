@@ -22,7 +22,9 @@ from pathlib import Path
 import numpy as np
 import pyopencl as cl
 
-from .device import choose_device, facts
+from .device import choose_device, device_key, facts
+from .kernels import KernelBuildError
+from .probe import KernelLeftOut
 
 SMALL_VARIABLE = "COURSE_SMALL"
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -207,22 +209,34 @@ def gflop_per_s(flops: float, seconds: float) -> float:
     return flops / seconds / 1e9
 
 
-def _device_key(dev: cl.Device) -> str:
-    return f"{dev.platform.name} | {dev.platform.version} | {dev.name.strip()} | {dev.driver_version}"
-
-
 # --------------------------------------------------------------------------------------------------
 # Device peaks, clpeak-style.
 
 PEAK_WIDTHS = (1, 2, 4, 8, 16)
+
+
+def vector_name(width: int) -> str:
+    """``float`` for 1, ``float4`` for 4."""
+    return "float" if width == 1 else f"float{width}"
+
+
+def left_out_sentence(what: str, error: Exception) -> str:
+    """"WHAT: why", for a course kernel this device's driver crashed on or refused to build."""
+    if isinstance(error, KernelLeftOut):
+        return f"{what}: {error}"
+    first = str(error).strip().splitlines()[0]
+    return f"{what}: the driver refused to build it ({first})."
 PEAKS_CACHE = "peaks"
 
 
+PEAKS_SOURCE = Path(__file__).resolve().parent / "cl" / "peaks.cl"
+
+
 def _peak_program(ctx: cl.Context, width: int, rounds: int) -> cl.Program:
-    source = (Path(__file__).resolve().parent / "cl" / "peaks.cl").read_text()
+    from .kernels import build_file
     vec = "float" if width == 1 else f"float{width}"
-    return cl.Program(ctx, source).build(options=[f"-DVEC={vec}", f"-DWIDTH={width}",
-                                                  f"-DROUNDS={rounds}"])
+    return build_file(ctx, PEAKS_SOURCE, [f"-DVEC={vec}", f"-DWIDTH={width}", f"-DROUNDS={rounds}"],
+                      reuse=True)
 
 
 def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None = None,
@@ -252,8 +266,14 @@ def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None
     compute_out_g = cl.Buffer(ctx, mf.WRITE_ONLY, compute_items * 4)
     rounds = 8 if small_sizes() else 64
     read, copy, compute = {}, {}, {}
+    left_out: dict[int, str] = {}
     for width in Progress(PEAK_WIDTHS, "device peaks", enabled=progress):
-        prg = _peak_program(ctx, width, rounds)
+        try:
+            prg = _peak_program(ctx, width, rounds)
+        except (KernelLeftOut, KernelBuildError) as e:
+            left_out[width] = left_out_sentence(f"{vector_name(width)} left out of the peaks", e)
+            print(left_out[width])
+            continue
         per = floats // width // work_items
         used = per * work_items * width * 4
         for kernel_name in ("read_bandwidth", "read_bandwidth_chunked"):
@@ -273,8 +293,10 @@ def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None
                                             np.float32(1e-3)), warmup=1, repeats=repeats)
         flops = compute_items * rounds * 32 * 2 * width
         compute[width] = gflop_per_s(flops, t.median)
+    if not compute:
+        raise KernelLeftOut("No peak could be measured: " + " ".join(left_out.values()), {})
     return {
-        "experiment": "peaks",
+        "experiment": "peaks", "left_out": left_out,
         "read_gb_per_s": read, "copy_gb_per_s": copy, "gflop_per_s": compute,
         # bytes moved per second, reading alone or copying (read + write), whichever is higher
         "bandwidth_gb_per_s": max(max(read.values()), max(copy.values())),
@@ -291,12 +313,14 @@ def peaks(ctx: cl.Context, queue: cl.CommandQueue, *, refresh: bool = False,
     course's cache (one entry per device and driver). ``refresh=True`` measures again."""
     from . import cache
 
-    key = _device_key(queue.device)
+    key = device_key(queue.device)
     stored = cache.read(PEAKS_CACHE)
     if not refresh and key in stored:
         result = stored[key]
-        for name in ("read_gb_per_s", "copy_gb_per_s", "gflop_per_s"):  # JSON keys are strings
-            result[name] = {int(k): v for k, v in result[name].items()}
+        for name in ("read_gb_per_s", "copy_gb_per_s", "gflop_per_s", "left_out"):
+            result[name] = {int(k): v for k, v in result.get(name, {}).items()}  # JSON: str keys
+        for sentence in result["left_out"].values():  # said again whenever the peaks are used
+            print(sentence)
         return result
     result = measure_peaks(ctx, queue, progress=progress)
     try:
@@ -444,10 +468,15 @@ def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     side = 256 if small_sizes() else 2048
     one_d = Case((rounded_up(n, 256),), (256,), {"n": n, "radius": r})
     two_d = two_d_case(side, side, (16, 16), {"width": side, "height": side, "radius": 2})
-    rows = [time_exercise(ctx, queue, name, case)
-            for name, case in (("erosion_1d", one_d), ("erosion_1d_local", one_d),
-                               ("erosion_2d", two_d))]
-    return {"experiment": "erosion_timings", "rows": rows, "environment": environment(queue.device)}
+    rows, left_out = [], []
+    for name, case in (("erosion_1d", one_d), ("erosion_1d_local", one_d), ("erosion_2d", two_d)):
+        try:
+            rows.append(time_exercise(ctx, queue, name, case))
+        except (KernelLeftOut, KernelBuildError) as e:
+            left_out.append(left_out_sentence(f"{name} left out of the timings", e))
+            print(left_out[-1])
+    return {"experiment": "erosion_timings", "rows": rows, "left_out": left_out,
+            "environment": environment(queue.device)}
 
 
 EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {

@@ -36,6 +36,7 @@ from . import cache, oclgrind
 from .device import DeviceSpec, choose_device, describe, oclgrind_device
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 from .kernels import KERNELS, display_path, kernel_path
+from .probe import child_environment
 
 BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first PoCL build is slow)
 RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
@@ -123,8 +124,8 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
             "events": str(events_path), "registry_files": registry_files or [],
         }
         (tmpdir / "request.json").write_text(json.dumps(request))
-        child_env = {**os.environ, **(env or {}), "OCLGRIND_LOG": str(tmpdir / "oclgrind.log"),
-                     "PYTHONUNBUFFERED": "1"}
+        child_env = child_environment({**(env or {}),
+                                       "OCLGRIND_LOG": str(tmpdir / "oclgrind.log")})
         output_file = open(tmpdir / "output.txt", "w+b")
         started = time.perf_counter()
         proc = subprocess.Popen(

@@ -175,6 +175,21 @@ def describe(dev: cl.Device) -> str:
     return f"{dev.name.strip()} ({dev.platform.name}, driver {dev.driver_version})"
 
 
+def driver_name(dev: cl.Device) -> str:
+    """The driver as a learner names it: ``PoCL 3.0-rc2``, ``Intel(R) OpenCL 2026.22.10.0.01_160000``,
+    ``NVIDIA CUDA 580.159.04``."""
+    if "PoCL" in dev.platform.version:
+        return f"PoCL {dev.driver_version}"
+    if dev.driver_version.startswith(dev.platform.name):
+        return dev.driver_version
+    return f"{dev.platform.name} {dev.driver_version}"
+
+
+def device_key(dev: cl.Device) -> str:
+    """What identifies a device and its driver in the course's caches (indices can change)."""
+    return f"{dev.platform.name} | {dev.platform.version} | {dev.name.strip()} | {dev.driver_version}"
+
+
 def device_type_name(dev: cl.Device) -> str:
     if is_oclgrind(dev):
         return "checker"

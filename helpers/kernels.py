@@ -10,9 +10,13 @@ the file's own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import sys
+import tempfile
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,11 +144,41 @@ def _reused(ctx: cl.Context, source: str, path: Path | str,
     return prg
 
 
+@contextlib.contextmanager
+def compiler_output() -> Iterator[list[str]]:
+    """Catch what a compiler prints straight to the process's stderr (PoCL's clang says "32
+    warnings generated"), which a notebook would show as red text under the cell. Yields a list
+    that holds the caught text once the block ends."""
+    from .probe import in_child
+    caught: list[str] = []
+    if in_child():  # a child's output goes to a file its parent reads: a crash message must stay
+        yield caught
+        return
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no file descriptor 2 to catch
+        yield caught
+        return
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield caught
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            caught.append(sink.read().decode(errors="replace"))
+
+
 def _compile(ctx: cl.Context, source: str, path: Path | str,
              options: list[str] | None) -> cl.Program:
+    from . import probe
+    for dev in ctx.devices:  # a driver that would crash on it is found in a separate process
+        probe.ensure(dev, source, path, options)
     prg = cl.Program(ctx, source)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), compiler_output():
             warnings.simplefilter("ignore", cl.CompilerWarning)
             prg.build(options=options or [])
     except cl.RuntimeError as e:
@@ -158,6 +192,22 @@ def _compile(ctx: cl.Context, source: str, path: Path | str,
         diags = parse_build_log(log)
         raise KernelBuildError(format_build_log(log, path, source), path, diags) from None
     return prg
+
+
+def build_warnings(prg: cl.Program, path: Path | str, source: str) -> str:
+    """The warnings of a successful build, placed in the file at ``path`` ("" when there are
+    none): what the check shows a learner about their own kernel."""
+    logs = []
+    for dev in prg.get_info(cl.program_info.DEVICES):
+        try:
+            logs.append(prg.get_build_info(dev, cl.program_build_info.LOG))
+        except cl.Error:
+            pass
+    diags = [d for d in parse_build_log("\n".join(logs)) if d.severity in ("warning", "note")]
+    if not any(d.severity == "warning" for d in diags):
+        return ""
+    shown, lines = display_path(path), source.splitlines()
+    return "\n".join(d.format(shown, lines if d.severity == "warning" else None) for d in diags)
 
 
 def build(ctx: cl.Context, name: str, *, solutions: bool | None = None,

@@ -162,6 +162,7 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
     import pyopencl as cl
 
     from .kernels import KernelBuildError, build_file, display_path
+    from .probe import KernelLeftOut
 
     glob, loc = tuple(int(x) for x in global_size), tuple(int(x) for x in local_size)
     if kernel is None:
@@ -181,6 +182,8 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
         cl.enqueue_copy(queue, out_np, out_g)
     except KernelBuildError as e:
         return QueryRun(glob, loc, query, None, f"{shown} does not compile:\n{e}", shown)
+    except KernelLeftOut as e:
+        return QueryRun(glob, loc, query, None, str(e), shown)
     except cl.Error as e:
         return QueryRun(glob, loc, query, None,
                         f"The device refused this launch: {str(e).splitlines()[0]}", shown)

@@ -19,7 +19,8 @@ import pyopencl as cl
 
 from .bench import environment, gb_per_s, gflop_per_s, small_sizes, time_kernel
 from .exercises import rounded_up
-from .kernels import KERNELS, build_file, display_path
+from .kernels import KERNELS, KernelBuildError, build_file, display_path
+from .probe import KernelLeftOut
 
 STUDIES = KERNELS / "studies"
 mf = cl.mem_flags
@@ -43,9 +44,29 @@ class Prepared:
     kernel: str = ""
 
 
-def kernel(ctx: cl.Context, file: str, name: str, options: tuple[str, ...] = ()) -> cl.Kernel:
-    """Kernel ``name`` of ``kernels/studies/FILE``, built once per context and options."""
-    return cl.Kernel(build_file(ctx, STUDIES / file, list(options), reuse=True), name)
+class LeftOutKernel:
+    """Stands in for a kernel that this device's driver crashed on or refused to build: calling it
+    (or setting its arguments) raises that error, which :func:`measure` turns into a sentence."""
+
+    def __init__(self, name: str, error: Exception):
+        self.function_name = name
+        self.error = error
+
+    def __call__(self, *args, **kwargs):
+        raise self.error
+
+    def set_args(self, *args):
+        raise self.error
+
+
+def kernel(ctx: cl.Context, file: str, name: str, options: tuple[str, ...] = ()
+           ) -> cl.Kernel | LeftOutKernel:
+    """Kernel ``name`` of ``kernels/studies/FILE``, built once per context and options (a
+    :class:`LeftOutKernel` when the driver crashes on it or refuses it)."""
+    try:
+        return cl.Kernel(build_file(ctx, STUDIES / file, list(options), reuse=True), name)
+    except (KernelLeftOut, KernelBuildError) as e:
+        return LeftOutKernel(name, e)
 
 
 def launcher(queue: cl.CommandQueue, knl: cl.Kernel, global_size: tuple[int, ...],
@@ -103,19 +124,32 @@ def _local(queue: cl.CommandQueue, wanted: int) -> int:
 
 
 def measure(items: list[Prepared], queue: cl.CommandQueue, *, warmup: int = 2,
-            repeats: int = 10, progress: str | None = None) -> list[dict]:
+            repeats: int = 10, progress: str | None = None,
+            left_out: list[dict] | None = None) -> list[dict]:
     """Check each kernel against numpy, then time it (median of ``repeats`` after ``warmup``).
     A kernel whose result is wrong on this device is still timed, and its row says why it is
-    wrong (``correct: False``, ``note``): a known driver bug is part of the lesson."""
+    wrong (``correct: False``, ``note``): a known driver bug is part of the lesson. A kernel the
+    driver crashes on or refuses has no row: its sentence is printed once, and added to
+    ``left_out`` when given."""
+    from .bench import left_out_sentence
     from .progress import Progress
 
     rows = []
+    said: set[str] = set()
     for p in Progress(items, progress or "study", enabled=progress is not None):
         row = {"label": p.label, "kernel": p.kernel, "correct": True}
         try:
             p.verify()
         except StudyMismatch as e:
             row["correct"], row["note"] = False, str(e)
+        except (KernelLeftOut, KernelBuildError) as e:
+            if str(e) not in said:
+                said.add(str(e))
+                print(left_out_sentence(f"{p.label} left out", e))
+            if left_out is not None:
+                left_out.append({"label": p.label, "kernel": p.kernel, **p.params,
+                                 "left_out": left_out_sentence(f"{p.label} left out", e)})
+            continue
         row.update(p.params)  # after the check, which may add to them (an error found, say)
         t = time_kernel(p.launch, warmup=warmup, repeats=repeats)
         row.update(seconds=t.median, min_seconds=t.minimum, repeats=repeats, warmup=warmup,
@@ -503,6 +537,8 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
     NVIDIA GPU are there. Wall-clock medians (time.perf_counter)."""
     import pyopencl.array as cla
 
+    from .bench import left_out_sentence
+
     n = n or ((1 << 22) if small_sizes() else (1 << 26))
     src_np = sum_ints_data(_rng(seed), n)
     total = int(src_np.sum(dtype=np.int64))
@@ -533,6 +569,9 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
                                         (groups,), np.int32)
         # Its arguments are set once, so each call only enqueues it: microseconds that count here.
         knl = kernel(ctx, "reduction.cl", name)
+        if isinstance(knl, LeftOutKernel):
+            print(left_out_sentence(f"{name} left out of the end-to-end sum", knl.error))
+            continue
         knl.set_args(src, partial, np.uint32(n), cl.LocalMemory(4 * loc))
 
         def ours(knl=knl, g=g, loc=loc, partial=partial, host=host) -> int:
@@ -671,20 +710,59 @@ def cublas_matvec(queue: cl.CommandQueue, width: int, height: int, repeats: int 
 def experiment(name: str, study: Callable[..., list[Prepared]], **params
                ) -> Callable[[cl.Context, cl.CommandQueue], dict]:
     def run(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
-        return _result(name, measure(study(ctx, queue, **params), queue), queue)
+        left_out: list[dict] = []
+        rows = measure(study(ctx, queue, **params), queue, left_out=left_out)
+        return _result(name, rows, queue, left_out=left_out)
     return run
 
 
 def matvec_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     prepared = matvec(ctx, queue)
-    rows = measure(prepared, queue)
+    left_out: list[dict] = []
+    rows = measure(prepared, queue, left_out=left_out)
     width, height = prepared[0].params["width"], prepared[0].params["height"]
     ref = cublas_matvec(queue, width, height)
     if ref is not None:
         rows.append(ref)
     floor = 4 * (width * height + width + height)
     return _result("matvec_ladder", rows, queue, width=width, height=height,
-                   bytes=floor, source=display_path(STUDIES / "matvec.cl"))
+                   bytes=floor, source=display_path(STUDIES / "matvec.cl"), left_out=left_out)
+
+
+# A small size of every study, for the device check (and the first size the tests try).
+SMALL: dict[str, dict] = {
+    "ilp": dict(items=[64, 200], rounds=40),
+    "mlp": dict(floats_total=10000, items=[64, 320]),
+    "strides": dict(n=4096),
+    "layouts": dict(n=1000),
+    "transpose": dict(width=100, height=70),
+    "divergence": dict(n=37),
+    "constant_memory": dict(n=1000),
+    "fast_math": dict(n=1000, rounds=5),
+    "reductions": dict(n=10001),
+    "matvec": dict(width=300, height=77),
+}
+
+# Kernels whose wrong results are lessons of the course, and the devices they are wrong on (a piece
+# of the platform version; None: any device, as a data race may show anywhere).
+KNOWN_WRONG: dict[str, tuple[str | None, str]] = {
+    "sum_local": ("PoCL", "PoCL miscompiles the interleaved tree reduction (wrong sums on 3.0, 3.1 "
+                          "and 5.0; pocl issue #1390), which Oclgrind runs correctly"),
+    "sum_local_two": ("PoCL", "PoCL miscompiles the interleaved tree reduction (wrong sums on 3.0, "
+                              "3.1 and 5.0; pocl issue #1390), which Oclgrind runs correctly"),
+    "sum_warp_unrolled": (None, "racy by design: it relies on work-items running in lock-step, "
+                                "which OpenCL does not promise (Oclgrind reports the race)"),
+    "mv_group_warp": (None, "racy by design: it relies on work-items running in lock-step, which "
+                            "OpenCL does not promise (Oclgrind reports the race)"),
+}
+
+
+def known_wrong(kernel: str, dev: cl.Device) -> str | None:
+    """Why ``kernel`` may give wrong results on ``dev`` as one of the course's lessons, or None."""
+    if kernel not in KNOWN_WRONG:
+        return None
+    where, why = KNOWN_WRONG[kernel]
+    return why if where is None or where in dev.platform.version else None
 
 
 STUDY_EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {

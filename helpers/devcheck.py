@@ -1,0 +1,395 @@
+"""Every kernel the course ships, run on a device and compared with numpy: ``python -m helpers
+devices --check``.
+
+The items are the peak kernels at every vector width, the demo kernels of the notebooks, every
+exercise's solution on its small cases (guard bands on) and every performance study at a small size.
+Each device is checked in its own child process (``python -m helpers.devcheck REQUEST.json``): a
+driver that crashes on one item takes only that child down; the parent notes the crash, removes what
+the crash left in PoCL's kernel cache, and starts a new child for the items left. The outcome is kept
+in the course cache per device and driver, with a digest of the course's kernels, and the default
+device choice passes over a device that fails (:func:`failures`).
+
+An item's status: ``passed``; ``known``, a wrong result that is one of the course's lessons (a driver
+bug the notebooks show, a kernel racy by design); ``wrong``, ``error`` (a build or launch error),
+``crashed`` or ``hung``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pyopencl as cl
+
+from . import cache, probe
+from .device import DeviceSpec, device_key, driver_name, find_device, is_oclgrind
+from .kernels import KERNELS, SOLUTIONS, build, build_file
+
+CHECKS = "device-checks"      # cache document: device key -> the last check's outcome
+ITEM_TIMEOUT = 120.0          # seconds one item may take in the child
+FAILING = ("wrong", "error", "crashed", "hung")
+mf = cl.mem_flags
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ItemWrong(AssertionError):
+    """An item's kernel computed something numpy disagrees with."""
+
+
+# --------------------------------------------------------------------------------------------------
+# The items. Each runs on (ctx, queue) and raises ItemWrong with a sentence when a result is wrong;
+# it returns a note (or None) when all is right, e.g. the driver bugs it met that the course teaches.
+
+def peak_kernels(ctx: cl.Context, queue: cl.CommandQueue, width: int) -> None:
+    """The peak kernels at one vector width: both reads and the copy against numpy, the chain of
+    multiply-adds written by every work-item."""
+    from .bench import _peak_program
+    prg = _peak_program(ctx, width, rounds=2)
+    items, per = 64, 5
+    x_np = np.random.default_rng().integers(-8, 8, items * per * width).astype(np.float32)
+    x_g = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x_np)
+    out_g = cl.Buffer(ctx, mf.WRITE_ONLY, items * 4)
+    out_np = np.empty(items, np.float32)
+    vecs = x_np.reshape(-1, width)
+    strided = vecs.reshape(per, items, width).sum(axis=(0, 2))   # work-item i reads i + j*items
+    chunked = vecs.reshape(items, per, width).sum(axis=(1, 2))   # work-item i reads i*per + j
+    for name, want in (("read_bandwidth", strided), ("read_bandwidth_chunked", chunked)):
+        getattr(prg, name)(queue, (items,), (16,), x_g, out_g, np.uint32(per))
+        cl.enqueue_copy(queue, out_np, out_g)
+        if not np.array_equal(out_np, want):
+            raise ItemWrong(f"{name} summed wrongly")
+    copy_g = cl.Buffer(ctx, mf.WRITE_ONLY, x_np.nbytes)
+    prg.copy_bandwidth(queue, (items * per,), (16,), x_g, copy_g)
+    copied = np.empty_like(x_np)
+    cl.enqueue_copy(queue, copied, copy_g)
+    if not np.array_equal(copied, x_np):
+        raise ItemWrong("copy_bandwidth copied wrongly")
+    cl.enqueue_fill_buffer(queue, out_g, np.float32(-1.0), 0, items * 4)
+    prg.mad_chain(queue, (items,), (16,), out_g, np.float32(1e-3))
+    cl.enqueue_copy(queue, out_np, out_g)
+    if (out_np == -1.0).any():  # every chain starts at values >= 0 and only grows
+        raise ItemWrong("mad_chain left elements unwritten")
+
+
+def demo_scale(ctx: cl.Context, queue: cl.CommandQueue, n: int = 1000) -> None:
+    """Notebook 00's y = a x."""
+    prg = build(ctx, "scale")
+    x_np = np.random.default_rng().uniform(-1, 1, n).astype(np.float32)
+    x_g = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x_np)
+    y_g = cl.Buffer(ctx, mf.WRITE_ONLY, x_np.nbytes)
+    prg.scale(queue, (-(-n // 64) * 64,), (64,), x_g, y_g, np.float32(2.5), np.uint32(n))
+    y_np = np.empty_like(x_np)
+    cl.enqueue_copy(queue, y_np, y_g)
+    if not np.allclose(y_np, 2.5 * x_np):
+        raise ItemWrong("scale: y differs from 2.5 x")
+
+
+def demo_local_memory(ctx: cl.Context, queue: cl.CommandQueue, block: int = 64,
+                      blocks: int = 37) -> None:
+    """Notebook 03's two block reversals, with local memory declared in the kernel and passed in."""
+    prg = build(ctx, "local_memory")
+    x_np = np.random.default_rng().uniform(-1, 1, block * blocks).astype(np.float32)
+    x_g = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x_np)
+    expected = x_np.reshape(blocks, block)[:, ::-1].ravel()
+    for name, extra in (("reverse_blocks_fixed", ()), ("reverse_blocks",
+                                                       (cl.LocalMemory(block * 4),))):
+        y_g = cl.Buffer(ctx, mf.WRITE_ONLY, x_np.nbytes)
+        getattr(prg, name)(queue, x_np.shape, (block,), x_g, y_g, *extra)
+        y_np = np.empty_like(x_np)
+        cl.enqueue_copy(queue, y_np, y_g)
+        if not np.array_equal(y_np, expected):
+            raise ItemWrong(f"{name} did not reverse every block")
+
+
+def demo_erosion_image(ctx: cl.Context, queue: cl.CommandQueue, width: int = 37, height: int = 21,
+                       radius: int = 2) -> str | None:
+    """Notebook 03's erosion through an image and a clamp-to-edge sampler, equal to the exercise's
+    reference."""
+    from .exercises import Case, get, rounded_up
+    if not queue.device.image_support:
+        return "no image support: notebook 03 skips this demo"
+    img_np = np.random.default_rng().uniform(-100, 100, (height, width)).astype(np.float32)
+    case = Case((width, height), (1, 1), {"width": width, "height": height, "radius": radius})
+    want = get("erosion_2d").reference(case, {"in": img_np.ravel()})["out"]
+    fmt = cl.ImageFormat(cl.channel_order.R, cl.channel_type.FLOAT)
+    img_in = cl.create_image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, shape=(width, height),
+                             hostbuf=img_np)
+    img_out = cl.create_image(ctx, mf.WRITE_ONLY, fmt, shape=(width, height))
+    prg = build(ctx, "erosion_image")
+    prg.erosion_image(queue, (rounded_up(width, 16), rounded_up(height, 16)), (16, 16), img_in,
+                      img_out, np.int32(radius))
+    out_np = np.empty_like(img_np)
+    cl.enqueue_copy(queue, out_np, img_out, origin=(0, 0), region=(width, height))
+    if not np.array_equal(out_np.ravel(), want):
+        raise ItemWrong("erosion_image differs from the erosion_2d reference")
+    return None
+
+
+def demo_group_order(ctx: cl.Context, queue: cl.CommandQueue, groups: int = 50) -> None:
+    """Notebook 03's tickets: every group takes exactly one."""
+    from .ndrange import group_order
+    tickets = group_order(ctx, queue, groups, 16)
+    if sorted(tickets) != list(range(groups)):
+        raise ItemWrong("group_order: the tickets are not a permutation of the group ids")
+
+
+def solution(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> None:
+    """An exercise's solution on its small cases, with the checker's guard bands and poison."""
+    from .exercises import get
+    from .runner import run_case
+    ex = get(name)
+    knl = getattr(build_file(ctx, SOLUTIONS / f"{name}.cl"), ex.function)
+    rng = np.random.default_rng()
+    for case in (c for c in ex.cases if c.small):
+        facts = run_case(ctx, queue, knl, ex, case, rng, guard=True)
+        if not facts["ok"]:
+            raise ItemWrong(f"solutions/{name}.cl is wrong in case {case.label()}")
+
+
+def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
+    """A performance study at a small size: every kernel's first result against numpy. A wrong
+    result that the course teaches (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
+    from . import studies
+    params = studies.SMALL[name]
+    prepared = getattr(studies, name)(ctx, queue, **params)
+    known, wrong = [], []
+    for p in prepared:
+        try:
+            p.verify()
+        except studies.StudyMismatch as e:
+            why = studies.known_wrong(p.kernel, queue.device)
+            (known if why else wrong).append(f"{p.kernel}: {why or e}")
+    if wrong:
+        raise ItemWrong("; ".join(dict.fromkeys(wrong)))
+    return "; ".join(dict.fromkeys(known)) or None
+
+
+def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
+    """Every item of the device check, by name."""
+    from functools import partial
+
+    from . import studies
+    from .bench import PEAK_WIDTHS, vector_name
+    from .exercises import exercises
+    found: dict[str, Callable] = {}
+    for w in PEAK_WIDTHS:
+        found[f"peaks {vector_name(w)}"] = partial(peak_kernels, width=w)
+    found.update({"demo scale": demo_scale, "demo local_memory": demo_local_memory,
+                  "demo erosion_image": demo_erosion_image,
+                  "demo group_order": demo_group_order})
+    for ex in exercises():
+        found[f"solution {ex.name}"] = partial(solution, name=ex.name)
+    for name in studies.SMALL:
+        found[f"study {name}"] = partial(study, name=name)
+    return found
+
+
+def course_digest() -> str:
+    """A digest of every kernel file the course ships: a device check is valid for these."""
+    h = hashlib.sha256()
+    for folder in (KERNELS, KERNELS / "studies", SOLUTIONS, ROOT / "helpers" / "cl"):
+        for f in sorted(folder.glob("*.cl")):
+            h.update(f.name.encode() + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------------------------------
+# The child.
+
+def child_main(request_path: str) -> int:
+    req = json.loads(Path(request_path).read_text())
+    events = open(req["events"], "a", buffering=1)
+
+    def emit(**event) -> None:
+        events.write(json.dumps(event) + "\n")
+        events.flush()
+
+    probe.CHILD_BUILD_HOOK = lambda key, program: emit(event="build", key=key, program=program)
+    dev = find_device(DeviceSpec(**req["device"]))
+    ctx = cl.Context([dev])
+    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    everything = items()
+    for name in req["items"]:
+        emit(event="start", item=name)
+        try:
+            note = everything[name](ctx, queue)
+            emit(event="result", item=name, status="known" if note else "passed", detail=note)
+        except ItemWrong as e:
+            emit(event="result", item=name, status="wrong", detail=str(e))
+        except Exception as e:  # a build or launch error: the driver refused something
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            emit(event="result", item=name, status="error", detail=f"{type(e).__name__}: {first}")
+    emit(event="done")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
+# The parent.
+
+def check_device(dev: cl.Device, names: list[str] | None = None, *,
+                 item_timeout: float = ITEM_TIMEOUT, progress: bool = True,
+                 env: dict[str, str] | None = None) -> dict:
+    """Run the items (all by default) on ``dev`` in child processes; record and return the outcome:
+    ``{"device", "driver", "course", "date", "items": {name: {"status", "detail"}}}``."""
+    from .progress import Progress
+    todo = list(names or items())
+    results: dict[str, dict] = {}
+    built_ok: dict[str, dict] = {}
+    crashed_programs: dict[str, dict] = {}
+    bar = Progress(range(len(todo)), f"checking {dev.name.strip()[:30]}", enabled=progress)
+    ticks = iter(bar)
+    with tempfile.TemporaryDirectory(prefix="course-devcheck-") as tmp:
+        while todo:
+            events_path = Path(tmp) / "events.jsonl"
+            events_path.write_text("")
+            req = {"device": DeviceSpec.of(dev).to_json(), "items": todo,
+                   "events": str(events_path)}
+            (Path(tmp) / "request.json").write_text(json.dumps(req))
+            output = open(Path(tmp) / "output.txt", "w+b")
+            proc = subprocess.Popen([sys.executable, "-m", "helpers.devcheck",
+                                     str(Path(tmp) / "request.json")],
+                                    stdout=output, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, cwd=ROOT,
+                                    env=probe.child_environment(env),
+                                    start_new_session=(os.name == "posix"))
+            current, current_started, last_build = None, time.time(), None
+            offset, deadline = 0, time.monotonic() + item_timeout + 60  # start-up included
+            exit_code = None
+            while True:
+                try:
+                    exit_code = proc.wait(timeout=0.05)
+                except subprocess.TimeoutExpired:
+                    pass
+                with open(events_path) as f:
+                    f.seek(offset)
+                    chunk = f.read()
+                complete = chunk[: chunk.rfind("\n") + 1]
+                offset += len(complete.encode())
+                for line in complete.splitlines():
+                    ev = json.loads(line)
+                    if ev["event"] == "start":
+                        current, current_started, last_build = ev["item"], time.time(), None
+                        deadline = time.monotonic() + item_timeout
+                    elif ev["event"] == "build":
+                        if last_build is not None:
+                            built_ok[last_build[0]] = last_build[1]
+                        last_build = (ev["key"], ev["program"])
+                    elif ev["event"] == "result":
+                        results[ev["item"]] = {"status": ev["status"], "detail": ev.get("detail")}
+                        if last_build is not None:
+                            built_ok[last_build[0]] = last_build[1]
+                        current, last_build = None, None
+                        next(ticks, None)
+                if exit_code is not None:
+                    break
+                if time.monotonic() > deadline:
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    proc.wait()
+                    break
+            output.seek(0)
+            text = output.read().decode(errors="replace")
+            output.close()
+            done = set(results)
+            if current is not None and current not in done:  # it crashed or hung in this item
+                if exit_code is None:
+                    detail = f"did not finish within {item_timeout:.0f} s"
+                    status = "hung"
+                else:
+                    how, said = probe.crash_summary(exit_code, text)
+                    detail = f"the process died ({how})" + (f"; the driver said: {said}"
+                                                             if said else "")
+                    status = "crashed"
+                    probe.purge_pocl_cache(current_started)
+                    if last_build is not None:
+                        crashed_programs[last_build[0]] = {
+                            "ok": False, "crashed": True, "signal": how, "said": said,
+                            "stage": "run", "program": last_build[1]}
+                results[current] = {"status": status, "detail": detail}
+                next(ticks, None)
+            elif exit_code not in (0, None) and current is None and len(done) < len(todo):
+                nxt = todo[len([t for t in todo if t in done])]
+                results[nxt] = {"status": "crashed",
+                                "detail": f"the process died before the item began: {text[-300:]}"}
+            todo = [t for t in todo if t not in results]
+    for _ in ticks:
+        pass
+    outcome = {"device": dev.name.strip(), "driver": driver_name(dev), "course": course_digest(),
+               "date": time.strftime("%Y-%m-%d %H:%M:%S"), "items": results}
+    probe.remember(dev, {k: {"ok": True, "program": v} for k, v in built_ok.items()})
+    probe.remember(dev, crashed_programs)
+    if names is None:
+        try:
+            cache.write(CHECKS, {**cache.read(CHECKS), device_key(dev): outcome})
+        except OSError:
+            pass
+    return outcome
+
+
+def recorded(dev: cl.Device) -> dict | None:
+    """The last whole device check of ``dev`` with this driver and these kernels, or None."""
+    outcome = cache.read(CHECKS).get(device_key(dev))
+    if outcome is None or outcome.get("course") != course_digest():
+        return None
+    return outcome
+
+
+def failures(dev: cl.Device) -> list[str]:
+    """What this device is known to fail of the course's kernels: the failing items of its last
+    device check, and programs that crashed in a probe. Empty when nothing is known against it."""
+    found = []
+    outcome = recorded(dev)
+    if outcome is not None:
+        found += [f"{name} ({r['status']})" for name, r in outcome["items"].items()
+                  if r["status"] in FAILING]
+    crashed = [o.get("program", key) for key, o in probe._read_cache(dev).items()
+               if not o.get("ok", True)]
+    found += [f"{p} (crashed)" for p in crashed if not any(p in f for f in found)]
+    return found
+
+
+def table(outcomes: list[dict]) -> str:
+    """The check's table: a line per device, then each item that did not simply pass."""
+    lines = []
+    header = f"{'device':<34} {'driver':<40} {'passed':>8}  failed"
+    lines += [header, "-" * len(header)]
+    for o in outcomes:
+        statuses = [r["status"] for r in o["items"].values()]
+        ok = sum(s in ("passed", "known") for s in statuses)
+        bad = len(statuses) - ok
+        lines.append(f"{o['device'][:34]:<34} {o['driver'][:40]:<40} {ok:>4}/{len(statuses):<3}  "
+                     f"{bad}")
+        for name, r in o["items"].items():
+            if r["status"] != "passed":
+                label = "known lesson" if r["status"] == "known" else r["status"].upper()
+                lines.append(f"    {name}: {label}: {r['detail']}")
+    return "\n".join(lines)
+
+
+def check_all(pattern: str | None = None, progress: bool = True) -> list[dict]:
+    """Check every device (or those matching ``pattern``), one child process at a time. Oclgrind,
+    which simulates every work-item, runs only the peak kernels, the demos and the solutions."""
+    from .device import all_devices, match_devices
+    devs = match_devices(pattern) if pattern else all_devices()
+    outcomes = []
+    for dev in devs:
+        names = None
+        if is_oclgrind(dev):
+            names = [n for n in items() if not n.startswith("study ")]
+        outcomes.append(check_device(dev, names, progress=progress))
+    return outcomes
+
+
+if __name__ == "__main__":
+    sys.exit(child_main(sys.argv[1]))

@@ -1,0 +1,400 @@
+"""Trying the course's own kernels in a separate process before this process builds them.
+
+A driver can abort the whole process that builds or launches a kernel: the pip PoCL 3.0-rc2 (LLVM 14)
+does so on AMD Zen 4 CPUs at the first launch of a ``mad`` on ``float16``. So before a notebook, a test
+or ``python -m helpers bench`` builds one of the course's programs, a **probe worker** (a child
+process, one per device, kept for the session) builds the same source with the same options, asks
+for its binaries (PoCL then generates code for every kernel) and launches every kernel once on tiny
+dummy arguments. If the worker dies or hangs, the program is *left out*: building it here raises
+:class:`KernelLeftOut`, whose message is the sentence the learner reads, and callers skip that piece
+and go on. Outcomes are cached per device and driver (in the course cache, ``probes.json``), so a
+program is tried once per machine, and a crash is remembered instead of repeated.
+
+A crash inside PoCL's compiler leaves a broken entry in PoCL's kernel cache, and the next process
+that builds the same program gets ``INVALID_KERNEL_NAME``. After a worker dies, the PoCL cache
+entries written since the request began are removed, so no crash leaves such an entry behind.
+
+The worker itself is ``python -m helpers.probe DEVICE_JSON``: requests on stdin, one JSON line each;
+events on stdout, one JSON line each, flushed, so the parent knows the last step that started.
+Processes the course starts as children (checks, probes, the device check) carry ``COURSE_CHILD=1``
+and build directly: they are the separate process.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyopencl as cl
+
+from . import cache
+from .device import DeviceSpec, device_key, driver_name, find_device
+
+CHILD_VARIABLE = "COURSE_CHILD"
+PROBES = "probes"                # cache document: device key -> program key -> outcome
+PROBE_TIMEOUT = 180.0            # seconds one program may take to build and launch in the worker
+DUMMY_ITEMS = 64                 # work-items of the dummy launch (one work-group)
+DUMMY_BUFFER_BYTES = 1 << 20     # every __global argument of the dummy launch
+ROOT = Path(__file__).resolve().parent.parent
+# In a child, called with (program key, description) before each build: the device check reports
+# through it which program it was building when its process died.
+CHILD_BUILD_HOOK = None
+
+
+class KernelLeftOut(RuntimeError):
+    """A course program that this device's driver crashes or hangs on, tried in a separate process.
+    The message is one sentence naming the device, the driver, the kernel and what happened."""
+
+    def __init__(self, message: str, outcome: dict):
+        super().__init__(message)
+        self.outcome = outcome
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows the sentence, not a traceback
+        return [f"KernelLeftOut: {self}"]
+
+
+def in_child() -> bool:
+    """Whether this process is one the course started to run kernels apart (it builds directly)."""
+    return os.environ.get(CHILD_VARIABLE) == "1"
+
+
+def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a child that runs kernels for the course."""
+    return {**os.environ, **(extra or {}), CHILD_VARIABLE: "1", "PYTHONUNBUFFERED": "1"}
+
+
+def program_key(path: Path | str, source: str, options: list[str] | tuple[str, ...] | None) -> str:
+    """What identifies a program: its file as shown, its text and its build options."""
+    from .kernels import display_path
+    opts = " ".join(options or ())
+    digest = hashlib.sha256(f"{source}\0{opts}".encode()).hexdigest()[:16]
+    return f"{display_path(path)} [{opts}] {digest}" if opts else f"{display_path(path)} {digest}"
+
+
+def describe_program(path: Path | str, options: list[str] | tuple[str, ...] | None) -> str:
+    from .kernels import display_path
+    opts = " ".join(options or ())
+    return f"{display_path(path)} ({opts})" if opts else display_path(path)
+
+
+def sentence(dev: cl.Device, outcome: dict) -> str:
+    """Why a program was left out, naming the device, the driver and the kernel."""
+    where = f"{dev.name.strip()} ({driver_name(dev)})"
+    program = outcome.get("program", "a course kernel")
+    kernel = outcome.get("kernel")
+    if outcome.get("stage") == "launch" and kernel:
+        step = f"launching {kernel} of {program}"
+    elif outcome.get("stage") == "binaries":
+        step = f"generating code for {program}"
+    else:
+        step = f"building {program}"
+    if outcome.get("hung"):
+        what = f"{where} did not finish {step} within {outcome['seconds']:.0f} s"
+    else:
+        what = f"{where} crashed {step}"
+        said = outcome.get("said")
+        what += f" ({outcome['signal']}" + (f"; the driver said: {said})" if said else ")")
+    return (what + ", in a separate process that the course started to try it; this one goes on "
+            "without it (python -m helpers devices --check lists what this device runs).")
+
+
+# --------------------------------------------------------------------------------------------------
+# The parent's side.
+
+def _read_cache(dev: cl.Device) -> dict:
+    return cache.read(PROBES).get(device_key(dev), {})
+
+
+def _record(dev: cl.Device, outcomes: dict[str, dict]) -> None:
+    try:
+        stored = cache.read(PROBES)
+        stored.setdefault(device_key(dev), {}).update(outcomes)
+        cache.write(PROBES, stored)
+    except OSError:  # a read-only home: the outcome is kept for this process only
+        pass
+
+
+_MEMORY: dict[tuple[str, str], dict] = {}   # (device key, program key) -> outcome, this process
+
+
+def known(dev: cl.Device, key: str) -> dict | None:
+    """The recorded outcome of program ``key`` on ``dev``, or None when it was never tried."""
+    dkey = device_key(dev)
+    if (dkey, key) not in _MEMORY:
+        outcome = _read_cache(dev).get(key)
+        if outcome is None:
+            return None
+        _MEMORY[(dkey, key)] = outcome
+    return _MEMORY[(dkey, key)]
+
+
+def remember(dev: cl.Device, outcomes: dict[str, dict]) -> None:
+    """Record outcomes learned elsewhere (the device check runs real kernels in its own child)."""
+    dkey = device_key(dev)
+    for key, outcome in outcomes.items():
+        _MEMORY[(dkey, key)] = outcome
+    _record(dev, outcomes)
+
+
+def ensure(dev: cl.Device, source: str, path: Path | str, options: list[str] | None = None) -> None:
+    """Make sure this process may build ``source`` for ``dev``: probe it in the worker once, then
+    remember. Raises :class:`KernelLeftOut` when the driver crashed or hung on it."""
+    key = program_key(path, source, options)
+    if in_child():  # this process is the separate one
+        if CHILD_BUILD_HOOK is not None:
+            CHILD_BUILD_HOOK(key, describe_program(path, options))
+        return
+    outcome = known(dev, key)
+    if outcome is None:
+        outcome = _worker(dev).probe(source, path, options)
+        remember(dev, {key: outcome})
+    if not outcome.get("ok", False):
+        raise KernelLeftOut(sentence(dev, outcome), outcome)
+
+
+def pocl_cache_dir() -> Path:
+    """Where PoCL keeps compiled kernels (``POCL_CACHE_DIR``, else ``~/.cache/pocl/kcache``)."""
+    if os.environ.get("POCL_CACHE_DIR"):
+        return Path(os.environ["POCL_CACHE_DIR"])
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "pocl" / "kcache"
+
+
+def purge_pocl_cache(since: float, folder: Path | None = None) -> list[Path]:
+    """Remove PoCL cache entries (``XX/HASH`` folders, and PoCL's loose temp files) written at or
+    after ``since`` (seconds since the epoch): what a process that crashed in PoCL's compiler left.
+    Entries of other processes written meanwhile go too; PoCL builds them again when needed."""
+    root = folder or pocl_cache_dir()
+    removed: list[Path] = []
+    if not root.is_dir():
+        return removed
+    for entry in root.iterdir():
+        targets = list(entry.iterdir()) if entry.is_dir() and len(entry.name) == 2 else [entry]
+        for target in targets:
+            try:
+                stamps = [target.stat().st_mtime] + [p.stat().st_mtime for p in target.rglob("*")]
+            except OSError:
+                continue
+            if max(stamps) >= since - 1.0:
+                if target.is_dir():
+                    shutil.rmtree(target, ignore_errors=True)
+                else:
+                    target.unlink(missing_ok=True)
+                removed.append(target)
+    return removed
+
+
+def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
+    """(the signal or exit code, the driver's last telling line) of a process that died."""
+    if exit_code is not None and exit_code < 0:
+        try:
+            how = signal.Signals(-exit_code).name
+        except ValueError:
+            how = f"signal {-exit_code}"
+    else:
+        how = f"exit code {exit_code}"
+    lines = [x.strip() for x in output.splitlines() if x.strip()]
+    telling = [x for x in lines if any(k in x for k in ("ERROR", "error", "Assertion", "abort",
+                                                          "fault", "Cannot select"))]
+    said = (telling or lines or [""])[0]
+    return how, (said[:300] + "...") if len(said) > 300 else said
+
+
+class _Worker:
+    """A probe worker for one device, started on the first request and again after a crash."""
+
+    def __init__(self, dev: cl.Device):
+        self.spec = DeviceSpec.of(dev)
+        self.proc: subprocess.Popen | None = None
+        self.stderr = None
+
+    def _start(self) -> None:
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "helpers.probe", json.dumps(self.spec.to_json())],
+            # unbuffered: a line read leaves the next one in the pipe, where select() sees it
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, cwd=ROOT, bufsize=0,
+            env=child_environment(), start_new_session=(os.name == "posix"))
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL) if os.name == "posix" else self.proc.kill()
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+        if self.stderr is not None:
+            self.stderr.close()
+        self.proc = self.stderr = None
+
+    def probe(self, source: str, path: Path | str, options: list[str] | None,
+              timeout: float = PROBE_TIMEOUT) -> dict:
+        program = describe_program(path, options)
+        if self.proc is None or self.proc.poll() is not None:
+            self.stop()
+            self._start()
+        assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
+        started = time.time()
+        self.stderr.seek(0, os.SEEK_END)
+        before = self.stderr.tell()
+        request = {"source": source, "options": list(options or ())}
+        try:
+            data = memoryview((json.dumps(request) + "\n").encode())
+            while data:  # an unbuffered write may take only part of it
+                data = data[self.proc.stdin.write(data):]
+        except BrokenPipeError:
+            pass
+        stage, kernel = "build", None
+        sel = selectors.DefaultSelector()
+        sel.register(self.proc.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.stop()
+                    return {"ok": False, "hung": True, "seconds": timeout, "stage": stage,
+                            "kernel": kernel, "program": program}
+                if not sel.select(timeout=min(left, 1.0)):
+                    continue
+                line = self.proc.stdout.readline()
+                if not line:  # the worker died
+                    code = self.proc.wait()
+                    self.stderr.seek(before)
+                    output = self.stderr.read().decode(errors="replace")
+                    how, said = crash_summary(code, output)
+                    self.stop()
+                    purge_pocl_cache(started)
+                    return {"ok": False, "crashed": True, "signal": how, "said": said,
+                            "stage": stage, "kernel": kernel, "program": program}
+                event = json.loads(line)
+                if event.get("done"):
+                    return {"ok": True, "program": program,
+                            **{k: v for k, v in event.items() if k != "done"}}
+                stage, kernel = event.get("stage", stage), event.get("kernel")
+        finally:
+            sel.close()
+
+
+_WORKERS: dict[str, _Worker] = {}
+
+
+def _worker(dev: cl.Device) -> _Worker:
+    key = device_key(dev)
+    if key not in _WORKERS:
+        _WORKERS[key] = _Worker(dev)
+    return _WORKERS[key]
+
+
+@atexit.register
+def _stop_workers() -> None:
+    for w in _WORKERS.values():
+        w.stop()
+
+
+# --------------------------------------------------------------------------------------------------
+# The worker's side.
+
+def dummy_arguments(ctx: cl.Context, knl: cl.Kernel, local: int) -> list | None:
+    """Small, harmless arguments for every parameter of ``knl`` (buffers of 1 MiB, local memory,
+    scalars of 1), or None when a parameter has a type the probe does not make."""
+    dev = ctx.devices[0]
+    mf = cl.mem_flags
+    nargs = knl.get_info(cl.kernel_info.NUM_ARGS)
+    local_args = sum(knl.get_arg_info(i, cl.kernel_arg_info.ADDRESS_QUALIFIER)
+                     == cl.kernel_arg_address_qualifier.LOCAL for i in range(nargs))
+    local_bytes = min(16 << 10, dev.local_mem_size // (2 * max(local_args, 1)))
+    args: list = []
+    for i in range(nargs):
+        space = knl.get_arg_info(i, cl.kernel_arg_info.ADDRESS_QUALIFIER)
+        type_name = knl.get_arg_info(i, cl.kernel_arg_info.TYPE_NAME).strip().rstrip("*").strip()
+        if space == cl.kernel_arg_address_qualifier.LOCAL:
+            args.append(cl.LocalMemory(local_bytes))
+        elif space in (cl.kernel_arg_address_qualifier.GLOBAL,
+                       cl.kernel_arg_address_qualifier.CONSTANT):
+            size = DUMMY_BUFFER_BYTES if space == cl.kernel_arg_address_qualifier.GLOBAL \
+                else min(4096, dev.max_constant_buffer_size)
+            args.append(cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
+                                  hostbuf=np.zeros(size // 4, np.float32)))
+        elif type_name.startswith("image2d_t"):
+            fmt = cl.ImageFormat(cl.channel_order.R, cl.channel_type.FLOAT)
+            args.append(cl.Image(ctx, mf.READ_WRITE, fmt, shape=(local, 4)))
+        elif type_name in ("float", "double"):
+            args.append((np.float32 if type_name == "float" else np.float64)(1.0))
+        elif type_name in _INTS:
+            args.append(np.dtype(_INTS[type_name]).type(1))
+        else:
+            return None
+    return args
+
+
+_INTS = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16, "int": np.int32,
+         "uint": np.uint32, "long": np.int64, "ulong": np.uint64, "size_t": np.uint64,
+         "unsigned int": np.uint32, "unsigned char": np.uint8}
+
+
+def _probe_one(ctx: cl.Context, queue: cl.CommandQueue, request: dict, emit) -> None:
+    dev = ctx.devices[0]
+    options = request["options"]
+    emit(stage="build")
+    prg = cl.Program(ctx, request["source"])
+    try:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            prg.build(options=options + ["-cl-kernel-arg-info"])
+    except cl.Error as e:  # a refusal is not a crash: this process's own build reports it
+        emit(done=True, build_error=str(e).splitlines()[0][:300])
+        return
+    emit(stage="binaries")
+    prg.get_info(cl.program_info.BINARIES)
+    launched, skipped = [], []
+    for knl in prg.all_kernels():
+        name = knl.function_name
+        local = min(DUMMY_ITEMS, dev.max_work_group_size,
+                    knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, dev))
+        required = knl.get_work_group_info(cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, dev)
+        shape = tuple(x for x in required if x) if any(required) else (local,)
+        args = dummy_arguments(ctx, knl, shape[0])
+        if args is None:
+            skipped.append(name)
+            continue
+        emit(stage="launch", kernel=name)
+        try:
+            knl(queue, shape, shape, *args)
+            queue.finish()
+            launched.append(name)
+        except cl.Error as e:  # an error the driver reports is no crash; note it
+            skipped.append(f"{name}: {str(e).splitlines()[0][:120]}")
+    emit(done=True, launched=launched, skipped=skipped)
+
+
+def main(spec_json: str) -> int:
+    dev = find_device(DeviceSpec(**json.loads(spec_json)))
+    ctx = cl.Context([dev])
+    queue = cl.CommandQueue(ctx)
+    out = sys.stdout
+
+    def emit(**event) -> None:
+        out.write(json.dumps(event) + "\n")
+        out.flush()
+
+    for line in sys.stdin:
+        if line.strip():
+            _probe_one(ctx, queue, json.loads(line), emit)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
