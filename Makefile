@@ -1,9 +1,13 @@
-# The course's two commands: `make lab` and `make test`. Everything is installed into .venv by pip;
-# no root and no system OpenCL driver are needed (Linux x86-64 gets PoCL and Oclgrind from pip).
+# The course's commands: `make lab` and `make test` (and `make test-browser`). Everything is installed
+# into .venv by pip; no root and no system OpenCL driver are needed (Linux x86-64 gets PoCL, Intel's
+# CPU runtime and Oclgrind from pip).
 #
 #   make lab                          set up .venv and open JupyterLab on notebooks/
 #   make lab HEADLESS=1 PORT=8890     the same on a server: no browser, listen on PORT
-#   make test                         set up .venv and run every test and every notebook
+#   make lab INTEL=0                  without Intel's CPU runtime (about 540 MB less; PoCL only)
+#   make test                         set up .venv; run every test and notebook on every CPU device
+#   make test DEVICE=pocl             ... on one of them
+#   make test-browser                 notebooks 01 and 02 in a real browser (Chromium, Playwright)
 #   make check NAME=float_copy        check one exercise's kernel from kernels/
 #   make devices | make lint | make clean
 
@@ -11,30 +15,46 @@ PYTHON ?= python3
 VENV   ?= .venv
 PORT   ?= 8888
 HEADLESS ?=
+INTEL  ?= 1
+DEVICE ?=
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+EXTRAS := $(if $(filter 1,$(INTEL)),[intel])
+STAMP  := $(VENV)/.installed$(if $(filter 1,$(INTEL)),-intel)
 
 LAB_FLAGS := --port=$(PORT) $(if $(HEADLESS),--no-browser --ip=0.0.0.0) \
              $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
-.PHONY: lab test check devices lint clean
+.PHONY: lab test test-browser check devices lint clean
 
 # Re-installs only when pyproject.toml changes: a second `make lab` or `make test` starts at once.
+# After an install, every kernel the course ships is tried on every device (each in a separate
+# process), so that the course's default device is one that runs them.
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed (found " + sys.version.split()[0] + "); set PYTHON=python3.12 or similar")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".$(EXTRAS)"
+	$(BIN)/python -m helpers devices --check
+	@rm -f $(VENV)/.installed*
 	@touch $(STAMP)
 
 lab: $(STAMP)
 	$(BIN)/python -m helpers devices || true
 	$(BIN)/jupyter lab $(LAB_FLAGS) --notebook-dir=notebooks
 
-# Notebooks run with the solutions switched on and small sizes (tests/conftest.py sets both).
+# Every test and every notebook (solutions on, small sizes: conftest.py) on each CPU implementation.
 test: $(STAMP)
-	$(BIN)/ruff check helpers tests conftest.py
-	$(BIN)/python -m pytest
+	$(BIN)/ruff check helpers tests browser_tests conftest.py
+	$(BIN)/python -m tests.every_cpu $(if $(DEVICE),--only "$(DEVICE)")
+
+# JupyterLab in Chromium, driven by Playwright: Debian's chromium is installed with apt when this runs
+# as root; otherwise a sentence says what to install.
+test-browser: $(STAMP)
+	@$(BIN)/python -c "import playwright" 2>/dev/null || $(BIN)/python -m pip install --quiet -e ".[browser]"
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	    { echo "make test-browser needs Chromium: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM=/path/to/chrome"; exit 2; }
+	$(BIN)/python -m pytest -p no:cacheprovider browser_tests
 
 check: $(STAMP)
 	$(BIN)/python -m helpers check $(NAME)
@@ -43,7 +63,7 @@ devices: $(STAMP)
 	$(BIN)/python -m helpers devices
 
 lint: $(STAMP)
-	$(BIN)/ruff check helpers tests conftest.py
+	$(BIN)/ruff check helpers tests browser_tests conftest.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info

@@ -1,15 +1,40 @@
 """Settings for every pytest run, tests and notebooks alike (``pytest notebooks/01-...ipynb`` too):
-the solutions switched on, small sizes, no display, and an empty cache of measured peaks and passed
-checks. Set at import, so that the Jupyter kernels nbval starts inherit them; tests that check the
-learner's skeletons pass ``solutions=False`` explicitly.
+the solutions switched on, small sizes, no display, and an empty cache of measured peaks, probes and
+passed checks. Set before collection, so that the Jupyter kernels nbval starts inherit them; tests
+that check the learner's skeletons pass ``solutions=False`` explicitly.
+
+Everything a run writes to temporary files goes into one folder of its own (``TMPDIR`` points there
+for this process and every process it starts: checks, probes, Jupyter kernels, drivers), which is
+removed when the run ends: the suite leaves nothing behind in /tmp.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("COURSE_SOLUTIONS", "1")
 os.environ.setdefault("COURSE_SMALL", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
-os.environ.setdefault("COURSE_CACHE", tempfile.mkdtemp(prefix="course-cache-"))
+
+_RUN_FOLDER: str | None = None
+
+
+def pytest_configure(config) -> None:
+    global _RUN_FOLDER
+    if _RUN_FOLDER is not None or hasattr(config, "workerinput"):
+        return
+    _RUN_FOLDER = tempfile.mkdtemp(prefix="course-tests-")
+    os.environ["TMPDIR"] = _RUN_FOLDER
+    tempfile.tempdir = None  # tempfile reads TMPDIR again
+    os.environ.setdefault("COURSE_CACHE", os.path.join(_RUN_FOLDER, "course-cache"))
+    if config.option.basetemp is None:
+        config.option.basetemp = os.path.join(_RUN_FOLDER, "pytest")
+
+
+def pytest_unconfigure(config) -> None:
+    global _RUN_FOLDER
+    if _RUN_FOLDER is not None:
+        shutil.rmtree(_RUN_FOLDER, ignore_errors=True)
+        _RUN_FOLDER = None

@@ -42,6 +42,7 @@ BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first P
 RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
 OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
 HANG_OCLGRIND_TIMEOUT = 20.0  # after a hang on the device: what Oclgrind sees in a short run
+REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported a finding
 OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run on Oclgrind
 
 CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
@@ -81,6 +82,8 @@ class PassResult:
     internal_error: str | None = None
     seconds: float = 0.0
     skipped_plugin: str = ""         # an Oclgrind plugin left out after it crashed
+    cut_short: bool = False          # Oclgrind stopped once it had reported (see REPORT_GRACE)
+    warnings: str = ""               # the compiler's warnings, placed in the kernel file
 
     def failing(self) -> list[int]:
         return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
@@ -124,7 +127,9 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
             "events": str(events_path), "registry_files": registry_files or [],
         }
         (tmpdir / "request.json").write_text(json.dumps(request))
-        child_env = child_environment({**(env or {}),
+        # PYOPENCL_NO_CACHE: built from source every time, so that the compiler's warnings are
+        # there to show (a binary from pyopencl's cache comes with an empty build log)
+        child_env = child_environment({"PYOPENCL_NO_CACHE": "1", **(env or {}),
                                        "OCLGRIND_LOG": str(tmpdir / "oclgrind.log")})
         output_file = open(tmpdir / "output.txt", "w+b")
         started = time.perf_counter()
@@ -135,6 +140,8 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
             start_new_session=(os.name == "posix"),
         )
         deadline = started + build_timeout
+        log = tmpdir / "oclgrind.log"
+        reported_at, next_look = None, 0.0
         offset = 0
         current = -1  # -1: building; i: in case i
         while True:
@@ -152,6 +159,7 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                 kind = ev.pop("event")
                 if kind == "built":
                     result.built = True
+                    result.warnings = ev.get("warnings", "")
                     current = 0
                     deadline = time.perf_counter() + run_timeout
                 elif kind == "build_error":
@@ -173,11 +181,21 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                 _kill(proc)
                 result.hung_in = current
                 break
+            # Oclgrind goes on simulating every work-item after its reports (a wild loop of
+            # writes makes it take minutes): once it has reported, what it said is the verdict.
+            if reported_at is None and time.perf_counter() > next_look:
+                next_look = time.perf_counter() + 0.25
+                if log.exists() and log.stat().st_size and \
+                        oclgrind.parse(log.read_text(errors="replace")):
+                    reported_at = time.perf_counter()
+            if reported_at is not None and time.perf_counter() - reported_at > REPORT_GRACE:
+                _kill(proc)
+                result.cut_short = True
+                break
         result.seconds = time.perf_counter() - started
         output_file.seek(0)
         result.output = output_file.read().decode(errors="replace")
         output_file.close()
-        log = tmpdir / "oclgrind.log"
         if log.exists():
             result.findings = oclgrind.parse(log.read_text(errors="replace"))
         if result.hung_in is None and result.exit_code not in (0, None):
@@ -530,13 +548,21 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
             if op is not None:
                 lines.extend(oclgrind_report(ex, op, shown))
         msg = "\n".join([f"{name} failed ({shown}, on {where}):", _indent(lines)])
-        return CheckReport(name, False, msg, path, seed, dp, op)
+        return _with_warnings(CheckReport(name, False, msg, path, seed, dp, op))
 
     op = oclgrind_pass(ex, path, oclgrind_cases(ex, dp), seed, oclgrind_run_timeout,
                        registry_files)
     report = verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
     if report.passed:
         _remember_pass(name, path)
+    return _with_warnings(report)
+
+
+def _with_warnings(report: CheckReport) -> CheckReport:
+    """The compiler's warnings about the kernel, at their lines, after the verdict."""
+    dp = report.device_pass
+    if dp is not None and dp.warnings:
+        report.message += "\n  The compiler warns:\n" + _indent(dp.warnings.splitlines(), "    ")
     return report
 
 

@@ -3,7 +3,7 @@ devices --check``.
 
 The items are the peak kernels at every vector width, the demo kernels of the notebooks, every
 exercise's solution on its small cases (guard bands on) and every performance study at a small size.
-Each device is checked in its own child process (``python -m helpers.devcheck REQUEST.json``): a
+Each device is checked in its own child process (:func:`child_main`, on a request file): a
 driver that crashes on one item takes only that child down; the parent notes the crash, removes what
 the crash left in PoCL's kernel cache, and starts a new child for the items left. The outcome is kept
 in the course cache per device and driver, with a digest of the course's kernels, and the default
@@ -52,8 +52,8 @@ class ItemWrong(AssertionError):
 def peak_kernels(ctx: cl.Context, queue: cl.CommandQueue, width: int) -> None:
     """The peak kernels at one vector width: both reads and the copy against numpy, the chain of
     multiply-adds written by every work-item."""
-    from .bench import _peak_program
-    prg = _peak_program(ctx, width, rounds=2)
+    from .bench import _peak_program, small_sizes
+    prg = _peak_program(ctx, width, rounds=8 if small_sizes() else 64)  # as measure_peaks builds
     items, per = 64, 5
     x_np = np.random.default_rng().integers(-8, 8, items * per * width).astype(np.float32)
     x_g = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x_np)
@@ -205,6 +205,9 @@ def course_digest() -> str:
 # --------------------------------------------------------------------------------------------------
 # The child.
 
+CHILD = "import sys; from helpers.devcheck import child_main; sys.exit(child_main(sys.argv[1]))"
+
+
 def child_main(request_path: str) -> int:
     req = json.loads(Path(request_path).read_text())
     events = open(req["events"], "a", buffering=1)
@@ -255,8 +258,7 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                    "events": str(events_path)}
             (Path(tmp) / "request.json").write_text(json.dumps(req))
             output = open(Path(tmp) / "output.txt", "w+b")
-            proc = subprocess.Popen([sys.executable, "-m", "helpers.devcheck",
-                                     str(Path(tmp) / "request.json")],
+            proc = subprocess.Popen([sys.executable, "-c", CHILD, str(Path(tmp) / "request.json")],
                                     stdout=output, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, cwd=ROOT,
                                     env=probe.child_environment(env),
@@ -390,6 +392,3 @@ def check_all(pattern: str | None = None, progress: bool = True) -> list[dict]:
         outcomes.append(check_device(dev, names, progress=progress))
     return outcomes
 
-
-if __name__ == "__main__":
-    sys.exit(child_main(sys.argv[1]))

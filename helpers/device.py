@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import pyopencl as cl
 
@@ -29,6 +31,57 @@ NO_PLATFORM_MESSAGE = (
     "OpenCL is used; elsewhere use `conda env create -f environment.yml` or install your GPU "
     "vendor's OpenCL driver. `python -m helpers devices` lists what is found."
 )
+
+
+INTEL_ICD_VARIABLE = "COURSE_INTEL_ICD"  # 0: leave Intel's runtime unregistered (tests, debugging)
+
+
+def register_intel_cpu_runtime() -> Path | None:
+    """Make Intel's CPU runtime for OpenCL, installed by pip (``intel-opencl-rt``), visible.
+
+    Its wheel puts ``libintelocl.so`` in this environment's ``lib/``, but the ``.icd`` file it ships
+    names a placeholder path (``/opt/anaconda1anaconda2anaconda3/lib/libintelocl.so``), so no
+    platform appears. pyopencl's bundled ICD loader also reads the ``.icd`` files in its own
+    ``.libs`` folder: one there that names the real library is enough (the library finds
+    ``libimf``, ``libsvml`` and ``libintlc`` of ``intel-cmplr-lib-rt`` beside itself). Called when
+    helpers is imported, before any platform is listed; returns the ``.icd`` file, or None when the
+    runtime is not installed here or the folder cannot be written.
+    """
+    library = Path(sys.prefix) / "lib" / "libintelocl.so"
+    folder = Path(cl.__file__).parent / ".libs"
+    if not library.is_file() or not folder.is_dir() or os.environ.get(INTEL_ICD_VARIABLE) == "0":
+        return None
+    icd = folder / "intel-cpu.icd"
+    try:
+        if not icd.is_file() or icd.read_text().strip() != str(library):
+            icd.write_text(f"{library}\n")
+        _link_duplicates(library.parent)
+    except OSError:
+        return None
+    return icd
+
+
+def _link_duplicates(lib: Path) -> None:
+    """The wheel stores its two largest libraries twice (``libX.so`` and ``libX.so.VERSION``, about
+    290 MB): make the versioned copy a hard link to the other, once."""
+    for short in ("libintelocl.so", "libcommon_clang.so"):
+        a = lib / short
+        for b in lib.glob(f"{short}.*.*"):
+            if a.is_file() and b.is_file() and a.stat().st_ino != b.stat().st_ino \
+                    and a.stat().st_size == b.stat().st_size and _same_bytes(a, b):
+                tmp = b.with_name(b.name + ".link")
+                os.link(a, tmp)
+                tmp.replace(b)
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while True:
+            x, y = fa.read(1 << 22), fb.read(1 << 22)
+            if x != y:
+                return False
+            if not x:
+                return True
 
 
 class NoDeviceError(RuntimeError):
@@ -86,8 +139,15 @@ def _version_key(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", text))
 
 
+# CPU platforms in the order the course prefers them: Intel's runtime is maintained, runs the
+# course's kernels correctly and about twice as fast as the pip PoCL 3.0-rc2 (a 2022 release
+# candidate that miscompiles a reduction and crashes on some CPUs); PoCL after it.
+CPU_PREFERENCE = ("Intel(R) OpenCL", "Portable Computing Language")
+
+
 def _rank(dev: cl.Device) -> tuple:
-    """Sort key: GPUs, then CPUs, then the rest; Oclgrind last; newest platform version first."""
+    """Sort key: GPUs, then CPUs (Intel's runtime before PoCL), then the rest; Oclgrind last;
+    newest platform version first."""
     if is_oclgrind(dev):
         kind = 9
     elif dev.type & cl.device_type.GPU:
@@ -96,8 +156,10 @@ def _rank(dev: cl.Device) -> tuple:
         kind = 1
     else:
         kind = 2
+    preferred = (CPU_PREFERENCE.index(dev.platform.name) if dev.platform.name in CPU_PREFERENCE
+                 else len(CPU_PREFERENCE))
     newest_first = tuple(-x for x in _version_key(dev.platform.version))
-    return (kind, dev.platform.name, newest_first, dev.name)
+    return (kind, preferred, dev.platform.name, newest_first, dev.name)
 
 
 def find_device(spec: DeviceSpec) -> cl.Device:
@@ -137,7 +199,7 @@ def choose_device(pattern: str | None = None) -> cl.Device:
     candidates = sorted(all_devices(), key=_rank)
     usable = [d for d in candidates if not is_oclgrind(d)]
     if usable:
-        return usable[0]
+        return _pass_over_failing(usable)
     if candidates:
         raise NoDeviceError(
             "Only Oclgrind was found: it checks kernels but is thousands of times slower than a "
@@ -145,6 +207,27 @@ def choose_device(pattern: str | None = None) -> cl.Device:
             f"a GPU driver, or set {COURSE_DEVICE_VARIABLE}=oclgrind to use it anyway."
         )
     raise NoDeviceError(NO_PLATFORM_MESSAGE)
+
+
+PASSED_OVER: list[str] = []  # the sentences of the last default choice, said by course_context
+
+
+def _pass_over_failing(ranked: list[cl.Device]) -> cl.Device:
+    """The first device that is not known to fail the course's kernels (python -m helpers devices
+    --check, or a probe that crashed), saying why each one before it was passed over; the first
+    device when every one fails."""
+    from .devcheck import failures
+    PASSED_OVER.clear()
+    for dev in ranked:
+        failed = failures(dev)
+        if not failed:
+            return dev
+        shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")
+        PASSED_OVER.append(f"Passed over {dev.name.strip()} ({driver_name(dev)}): it fails "
+                           f"{len(failed)} of the course's kernels ({shown}); python -m helpers "
+                           f"devices --check shows them.")
+    PASSED_OVER.clear()
+    return ranked[0]
 
 
 def oclgrind_device() -> cl.Device | None:
@@ -166,6 +249,8 @@ def course_context(
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     if not quiet:
+        for sentence in PASSED_OVER if device is None else ():
+            print(sentence)
         print(f"Running on: {describe(dev)}")
     return ctx, queue
 
@@ -252,5 +337,6 @@ def device_table(devices: list[cl.Device] | None = None, chosen: cl.Device | Non
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    note = "* the device the course uses (PYOPENCL_CTX, then COURSE_DEVICE, then GPU, then CPU)"
+    note = ("* the device the course uses (PYOPENCL_CTX, then COURSE_DEVICE, then a GPU, then a CPU: "
+            "Intel's runtime before PoCL; a device that fails the course's kernels is passed over)")
     return "\n".join(lines + ["", note])

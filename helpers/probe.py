@@ -1,20 +1,26 @@
 """Trying the course's own kernels in a separate process before this process builds them.
 
 A driver can abort the whole process that builds or launches a kernel: the pip PoCL 3.0-rc2 (LLVM 14)
-does so on AMD Zen 4 CPUs at the first launch of a ``mad`` on ``float16``. So before a notebook, a test
-or ``python -m helpers bench`` builds one of the course's programs, a **probe worker** (a child
-process, one per device, kept for the session) builds the same source with the same options, asks
-for its binaries (PoCL then generates code for every kernel) and launches every kernel once on tiny
-dummy arguments. If the worker dies or hangs, the program is *left out*: building it here raises
+does so on AMD Zen 4 CPUs at the first launch of a ``mad`` on ``float16``, in its code generator. So
+before a notebook, a test or ``python -m helpers bench`` builds one of the course's programs, a
+**probe worker** (a child process, one per device, kept for the session) builds the same source with
+the same options and asks for its binaries, which makes PoCL generate machine code for every kernel
+(other drivers do so when they build). If the worker dies or hangs, the program is *left out*:
+building it here raises
 :class:`KernelLeftOut`, whose message is the sentence the learner reads, and callers skip that piece
 and go on. Outcomes are cached per device and driver (in the course cache, ``probes.json``), so a
 program is tried once per machine, and a crash is remembered instead of repeated.
+
+The probe launches nothing: a kernel run on made-up arguments can crash or loop by itself (a fixed
+local array indexed past its end, a step of zero), which would blame the driver wrongly. Crashes at
+launch are what ``python -m helpers devices --check`` finds, running every kernel on real data in a
+child process (``make lab`` runs it); it records them here too (:func:`remember`).
 
 A crash inside PoCL's compiler leaves a broken entry in PoCL's kernel cache, and the next process
 that builds the same program gets ``INVALID_KERNEL_NAME``. After a worker dies, the PoCL cache
 entries written since the request began are removed, so no crash leaves such an entry behind.
 
-The worker itself is ``python -m helpers.probe DEVICE_JSON``: requests on stdin, one JSON line each;
+The worker runs :func:`main` (``python -c WORKER DEVICE_JSON``): requests on stdin, one JSON line each;
 events on stdout, one JSON line each, flushed, so the parent knows the last step that started.
 Processes the course starts as children (checks, probes, the device check) carry ``COURSE_CHILD=1``
 and build directly: they are the separate process.
@@ -35,7 +41,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 import pyopencl as cl
 
 from . import cache
@@ -44,8 +49,6 @@ from .device import DeviceSpec, device_key, driver_name, find_device
 CHILD_VARIABLE = "COURSE_CHILD"
 PROBES = "probes"                # cache document: device key -> program key -> outcome
 PROBE_TIMEOUT = 180.0            # seconds one program may take to build and launch in the worker
-DUMMY_ITEMS = 64                 # work-items of the dummy launch (one work-group)
-DUMMY_BUFFER_BYTES = 1 << 20     # every __global argument of the dummy launch
 ROOT = Path(__file__).resolve().parent.parent
 # In a child, called with (program key, description) before each build: the device check reports
 # through it which program it was building when its process died.
@@ -92,9 +95,8 @@ def sentence(dev: cl.Device, outcome: dict) -> str:
     """Why a program was left out, naming the device, the driver and the kernel."""
     where = f"{dev.name.strip()} ({driver_name(dev)})"
     program = outcome.get("program", "a course kernel")
-    kernel = outcome.get("kernel")
-    if outcome.get("stage") == "launch" and kernel:
-        step = f"launching {kernel} of {program}"
+    if outcome.get("stage") == "run":
+        step = f"running the kernels of {program}"
     elif outcome.get("stage") == "binaries":
         step = f"generating code for {program}"
     else:
@@ -204,11 +206,15 @@ def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
             how = f"signal {-exit_code}"
     else:
         how = f"exit code {exit_code}"
-    lines = [x.strip() for x in output.splitlines() if x.strip()]
+    lines = [x.strip() for x in output.splitlines()
+             if x.strip() and "Warning" not in x and not x.startswith("warnings.warn")]
     telling = [x for x in lines if any(k in x for k in ("ERROR", "error", "Assertion", "abort",
                                                           "fault", "Cannot select"))]
     said = (telling or lines or [""])[0]
     return how, (said[:300] + "...") if len(said) > 300 else said
+
+
+WORKER = "import sys; from helpers.probe import main; sys.exit(main(sys.argv[1]))"
 
 
 class _Worker:
@@ -222,10 +228,13 @@ class _Worker:
     def _start(self) -> None:
         self.stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "helpers.probe", json.dumps(self.spec.to_json())],
+            [sys.executable, "-c", WORKER, json.dumps(self.spec.to_json())],
             # unbuffered: a line read leaves the next one in the pipe, where select() sees it
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, cwd=ROOT, bufsize=0,
-            env=child_environment(), start_new_session=(os.name == "posix"))
+            # built from source every time: a binary from pyopencl's cache has no argument
+            # info (Intel's runtime), and the compiler is what may crash
+            env=child_environment({"PYOPENCL_NO_CACHE": "1"}),
+            start_new_session=(os.name == "posix"))
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -275,6 +284,8 @@ class _Worker:
                     output = self.stderr.read().decode(errors="replace")
                     how, said = crash_summary(code, output)
                     self.stop()
+                    if code == 1 and "Traceback" in output:  # the probe's own bug, no driver's
+                        return {"ok": True, "program": program, "probe_error": said}
                     purge_pocl_cache(started)
                     return {"ok": False, "crashed": True, "signal": how, "said": said,
                             "stage": stage, "kernel": kernel, "program": program}
@@ -306,46 +317,7 @@ def _stop_workers() -> None:
 # --------------------------------------------------------------------------------------------------
 # The worker's side.
 
-def dummy_arguments(ctx: cl.Context, knl: cl.Kernel, local: int) -> list | None:
-    """Small, harmless arguments for every parameter of ``knl`` (buffers of 1 MiB, local memory,
-    scalars of 1), or None when a parameter has a type the probe does not make."""
-    dev = ctx.devices[0]
-    mf = cl.mem_flags
-    nargs = knl.get_info(cl.kernel_info.NUM_ARGS)
-    local_args = sum(knl.get_arg_info(i, cl.kernel_arg_info.ADDRESS_QUALIFIER)
-                     == cl.kernel_arg_address_qualifier.LOCAL for i in range(nargs))
-    local_bytes = min(16 << 10, dev.local_mem_size // (2 * max(local_args, 1)))
-    args: list = []
-    for i in range(nargs):
-        space = knl.get_arg_info(i, cl.kernel_arg_info.ADDRESS_QUALIFIER)
-        type_name = knl.get_arg_info(i, cl.kernel_arg_info.TYPE_NAME).strip().rstrip("*").strip()
-        if space == cl.kernel_arg_address_qualifier.LOCAL:
-            args.append(cl.LocalMemory(local_bytes))
-        elif space in (cl.kernel_arg_address_qualifier.GLOBAL,
-                       cl.kernel_arg_address_qualifier.CONSTANT):
-            size = DUMMY_BUFFER_BYTES if space == cl.kernel_arg_address_qualifier.GLOBAL \
-                else min(4096, dev.max_constant_buffer_size)
-            args.append(cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
-                                  hostbuf=np.zeros(size // 4, np.float32)))
-        elif type_name.startswith("image2d_t"):
-            fmt = cl.ImageFormat(cl.channel_order.R, cl.channel_type.FLOAT)
-            args.append(cl.Image(ctx, mf.READ_WRITE, fmt, shape=(local, 4)))
-        elif type_name in ("float", "double"):
-            args.append((np.float32 if type_name == "float" else np.float64)(1.0))
-        elif type_name in _INTS:
-            args.append(np.dtype(_INTS[type_name]).type(1))
-        else:
-            return None
-    return args
-
-
-_INTS = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16, "int": np.int32,
-         "uint": np.uint32, "long": np.int64, "ulong": np.uint64, "size_t": np.uint64,
-         "unsigned int": np.uint32, "unsigned char": np.uint8}
-
-
-def _probe_one(ctx: cl.Context, queue: cl.CommandQueue, request: dict, emit) -> None:
-    dev = ctx.devices[0]
+def _probe_one(ctx: cl.Context, request: dict, emit) -> None:
     options = request["options"]
     emit(stage="build")
     prg = cl.Program(ctx, request["source"])
@@ -353,37 +325,21 @@ def _probe_one(ctx: cl.Context, queue: cl.CommandQueue, request: dict, emit) -> 
         import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            prg.build(options=options + ["-cl-kernel-arg-info"])
+            prg.build(options=options)
     except cl.Error as e:  # a refusal is not a crash: this process's own build reports it
         emit(done=True, build_error=str(e).splitlines()[0][:300])
         return
     emit(stage="binaries")
-    prg.get_info(cl.program_info.BINARIES)
-    launched, skipped = [], []
-    for knl in prg.all_kernels():
-        name = knl.function_name
-        local = min(DUMMY_ITEMS, dev.max_work_group_size,
-                    knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, dev))
-        required = knl.get_work_group_info(cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, dev)
-        shape = tuple(x for x in required if x) if any(required) else (local,)
-        args = dummy_arguments(ctx, knl, shape[0])
-        if args is None:
-            skipped.append(name)
-            continue
-        emit(stage="launch", kernel=name)
-        try:
-            knl(queue, shape, shape, *args)
-            queue.finish()
-            launched.append(name)
-        except cl.Error as e:  # an error the driver reports is no crash; note it
-            skipped.append(f"{name}: {str(e).splitlines()[0][:120]}")
-    emit(done=True, launched=launched, skipped=skipped)
+    try:
+        prg.get_info(cl.program_info.BINARIES)
+    except cl.Error:  # a driver that keeps no binaries: its code was made by the build
+        pass
+    emit(done=True, kernels=[k.function_name for k in prg.all_kernels()])
 
 
 def main(spec_json: str) -> int:
     dev = find_device(DeviceSpec(**json.loads(spec_json)))
     ctx = cl.Context([dev])
-    queue = cl.CommandQueue(ctx)
     out = sys.stdout
 
     def emit(**event) -> None:
@@ -392,7 +348,10 @@ def main(spec_json: str) -> int:
 
     for line in sys.stdin:
         if line.strip():
-            _probe_one(ctx, queue, json.loads(line), emit)
+            try:
+                _probe_one(ctx, json.loads(line), emit)
+            except Exception as e:  # the probe's own failure: no crash of the driver's
+                emit(done=True, probe_error=f"{type(e).__name__}: {e}"[:300])
     return 0
 
 

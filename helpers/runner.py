@@ -26,7 +26,7 @@ import pyopencl as cl
 
 from .device import DeviceSpec, find_device
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
-from .kernels import KernelBuildError, build_file
+from .kernels import KernelBuildError, build_file, build_warnings
 
 # Bit patterns, by item size: quiet NaNs with payloads for floats; for integers, values far outside
 # what the course's inputs and results reach.
@@ -286,7 +286,8 @@ def main(request_path: str) -> int:
         names = [k.function_name for k in prg.all_kernels()]
         emit(event="no_kernel", expected=ex.function, found=names)
         return 0
-    emit(event="built")
+    path = Path(req["kernel_path"])
+    emit(event="built", warnings=build_warnings(prg, path, path.read_text()))
     rng = np.random.default_rng(req["seed"])
     for i, c in enumerate(req["cases"]):
         case = Case.from_json(c)

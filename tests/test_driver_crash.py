@@ -115,6 +115,7 @@ def test_peaks_go_on_without_the_kernel_the_driver_aborts_on(crash_env):
 
 
 def test_the_device_check_names_the_crash_and_checks_the_rest(crash_env, monkeypatch):
+    monkeypatch.setattr(probe, "_MEMORY", {})  # what it records stays with this test
     for name in ("LD_PRELOAD", "FAKE_CRASH_OPTION", "FAKE_CRASH_LIBOPENCL", "FAKE_CRASH_LOG",
                  "POCL_CACHE_DIR", "COURSE_CACHE"):
         monkeypatch.setenv(name, crash_env[name])  # the children inherit them; this process is

@@ -67,6 +67,8 @@ WRONG_FLOAT_COPY = {
     "wrong_name": ["has no kernel function named float_copy (kernels found: floatCopy)",
                    "__kernel void float_copy(__global const float *src"],
     "writes_input": ["changed the input src"],
+    # a loop of wild writes: Oclgrind is stopped once it has reported (see the test below)
+    "wild_loop": ["wild_loop.cl:7:26: write outside a buffer"],
 }
 
 
@@ -79,6 +81,16 @@ def test_wrong_float_copy_is_rejected_with_its_diagnosis(wrong, oclgrind_present
         either = fragment if isinstance(fragment, tuple) else (fragment,)
         assert any(x in report.message for x in either), f"{fragment!r} not in:\n{report.message}"
     assert "Traceback" not in report.message
+
+
+def test_oclgrind_stops_at_its_first_reports(oclgrind_present):
+    """Oclgrind reports the wild loop's first invalid writes at once, then would simulate all 4096
+    iterations of every work-item for minutes: the check stops it once it has reported."""
+    report = run_check("float_copy", TESTS / "wrong" / "float_copy" / "wild_loop.cl",
+                       run_timeout=3)
+    op = report.oclgrind_pass
+    assert op is not None and op.cut_short and op.findings, report.message
+    assert not report.passed and "write outside a buffer" in report.message
 
 
 # exercise/file under tests/wrong -> fragments the diagnosis must contain (alternatives in tuples)

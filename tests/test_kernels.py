@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
+from helpers.check import run_check
 from helpers.device import course_context
 from helpers.kernels import KernelBuildError, build, format_build_log, kernel_path, parse_build_log
+
+from .conftest import ROOT, TESTS
 
 POCL_LOG = """error: /root/.cache/pocl/kcache/tempfile_qFZ1V2.cl:4:23: use of undeclared identifier 'x'
 Device pthread-Intel(R) Xeon(R) Processor failed to build the program
@@ -62,3 +69,25 @@ def test_solutions_switch_picks_the_solution_file_and_demo_kernels_stay_in_kerne
     assert kernel_path("float_copy", solutions=True).parent.name == "solutions"
     assert kernel_path("float_copy", solutions=False).parent.name == "kernels"
     assert kernel_path("scale", solutions=True).parent.name == "kernels"
+
+
+def test_course_builds_print_nothing_under_a_cell(tmp_path):
+    """The peaks at float16 make PoCL's compiler warn about its own headers: none of that chatter
+    (nor pyopencl's CompilerWarning) reaches stderr, which a notebook shows in red."""
+    code = ("from helpers import bench, course_context\n"
+            "ctx, queue = course_context(quiet=True)\n"
+            "bench.measure_peaks(ctx, queue, nbytes=1 << 20, repeats=1, progress=False)\n")
+    env = {**os.environ, "COURSE_CACHE": str(tmp_path / "cache"),
+           "POCL_CACHE_DIR": str(tmp_path / "kcache")}  # a fresh build, as on a first run
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+
+
+def test_the_check_shows_the_compilers_warnings_at_their_line():
+    report = run_check("float_copy", TESTS / "warnings" / "float_copy_self_compare.cl")
+    assert report.passed, report.message
+    assert ("The compiler warns:\n    tests/warnings/float_copy_self_compare.cl:5:11: warning: "
+            "self-comparison always evaluates to true") in report.message
+    assert "if (i == i && i < n)" in report.message

@@ -1,0 +1,160 @@
+"""The course as a learner meets it: JupyterLab in Chromium, driven by Playwright (``make
+test-browser``).
+
+A JupyterLab server starts on a free local port (with the solutions switched on and small sizes, from
+../conftest.py), Chromium opens notebooks 01 and 02 and runs every cell, and the test reads the page as
+a learner would: no dead or restarted kernel, no error or stderr output under any cell, widgets drawn
+as widgets (not as their text), and a moved NDRange explorer slider redraws the picture.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CELL_TIMEOUT_MS = 300_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def chromium() -> str:
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, ("Chromium is needed: install Debian's chromium (apt-get install chromium) or set "
+                  "CHROMIUM=/path/to/chrome; `make test-browser` installs it when run as root")
+    return path
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on a copy of the notebooks (nothing is saved into the course's own)."""
+    work = tmp_path_factory.mktemp("lab")
+    for nb in ("01-parallel-execution.ipynb", "02-work-groups.ipynb"):
+        shutil.copy(ROOT / "notebooks" / nb, work / nb)
+    port, token = free_port(), secrets.token_hex(16)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JUPYTER_RUNTIME_DIR": str(work / "runtime"),
+           "JUPYTER_CONFIG_DIR": str(work / "config")}
+    log = open(work / "lab.log", "w")
+    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+           "--ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--notebook-dir={work}",
+           "--ServerApp.disable_check_xsrf=True", "--LabApp.news_url=", "--allow-root"]
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(f"JupyterLab did not start:\n{(work / 'lab.log').read_text()}")
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail(f"JupyterLab did not answer:\n{(work / 'lab.log').read_text()}")
+    yield base, token, work
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), headless=True,
+                              args=["--no-sandbox", "--disable-gpu", "--disable-quic",
+                                    "--no-first-run", "--disable-background-networking",
+                                    "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+def run_all(page, base: str, token: str, notebook: str) -> None:
+    """Open ``notebook``, wait for its kernel, run every cell and wait until all have run."""
+    page.goto(f"{base}/lab/tree/{notebook}?token={token}&reset")
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
+    page.wait_for_function(
+        "() => { const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
+        " return s && s.getAttribute('data-status') === 'idle'; }", timeout=120_000)
+    page.click(".lm-MenuBar-item:has-text('Run')", timeout=30_000)  # Run > Run All Cells
+    page.click(".lm-Menu-item[data-command='runmenu:run-all']", timeout=30_000)
+    # every code cell has an execution count and the kernel is idle again; or run-all stopped at
+    # an error, or the kernel died (problems() then says what)
+    page.wait_for_function(
+        "() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];"
+        " const done = p.length && p.every(x => /\\[\\d+\\]/.test(x.textContent));"
+        " const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
+        " const status = s && s.getAttribute('data-status');"
+        " const error = document.querySelector("
+        "   \".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']\");"
+        " return (done && status === 'idle') || (error && status === 'idle')"
+        "        || status === 'dead'; }",
+        timeout=CELL_TIMEOUT_MS * 2, polling=1000)
+
+
+def problems(page) -> list[str]:
+    """What a learner would see go wrong: error or stderr output, a dead or restarted kernel."""
+    found = []
+    for sel, what in ((".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+                       "stderr output"),
+                      (".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']",
+                       "an error")):
+        for el in page.query_selector_all(sel):
+            found.append(f"{what}: {el.inner_text()[:500]}")
+    status = page.query_selector(".jp-Notebook-ExecutionIndicator")
+    if status is not None and status.get_attribute("data-status") in ("dead", "restarting",
+                                                                      "terminating"):
+        found.append(f"the kernel is {status.get_attribute('data-status')}")
+    for text in ("Kernel Restarting", "The kernel appears to have died"):
+        if page.query_selector(f"text={text}"):
+            found.append(text)
+    return found
+
+
+def test_notebook_01_runs_top_to_bottom_with_its_widgets(lab, browser):
+    base, token, _ = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    run_all(page, base, token, "01-parallel-execution.ipynb")
+    assert problems(page) == []
+    # the throughput sweep is a widget (its button), not the text of one
+    assert page.query_selector(".jp-OutputArea-output .widget-button"), "no widget was drawn"
+    assert not page.query_selector("text=ThroughputSweep(")
+    assert page.query_selector_all(".jp-OutputArea-output img"), "no figure was drawn"
+    page.close()
+
+
+def test_notebook_02_explorer_redraws_when_a_slider_moves(lab, browser):
+    base, token, work = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    run_all(page, base, token, "02-work-groups.ipynb")
+    assert problems(page) == []
+    explorer = page.locator(".jp-OutputArea-output .widget-vbox").last
+    picture = explorer.locator("img").last
+    picture.wait_for(timeout=60_000)
+    before = picture.get_attribute("src")
+    handle = explorer.locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("ArrowRight")  # continuous_update=False: the change counts on release of a key
+    page.wait_for_function(
+        "(before) => { const imgs = [...document.querySelectorAll('.jp-OutputArea-output "
+        ".widget-vbox img')]; const img = imgs[imgs.length - 1];"
+        " return img && img.getAttribute('src') !== before; }", arg=before, timeout=60_000)
+    assert problems(page) == []
+    page.screenshot(path=str(work / "02-explorer.png"))
+    page.close()

@@ -1,0 +1,81 @@
+"""Run the whole suite once per CPU implementation of OpenCL installed here (PoCL, Intel's runtime):
+``python -m tests.every_cpu [--only PATTERN] [PYTEST ARGS]``. ``make test`` calls it.
+
+Each run chooses its device with ``COURSE_DEVICE`` (the platform's name), so every exercise, wrong
+kernel, study, demo and notebook is tried on each CPU implementation, not only on the one the course
+would pick. A line per device says what passed and how long it took; the exit code is 0 only when
+every run passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cpu_platforms() -> list[str]:
+    """The platforms that have a CPU device (Oclgrind, a checker, is not one), best first."""
+    import helpers  # noqa: F401  (registers Intel's runtime before the platforms are listed)
+    from helpers.device import _rank, all_devices, device_type_name
+    names: list[str] = []
+    for dev in sorted(all_devices(), key=_rank):
+        if device_type_name(dev) == "CPU" and dev.platform.name not in names:
+            names.append(dev.platform.name)
+    return names
+
+
+def counts(junit: Path) -> dict[str, int]:
+    suites = ET.parse(junit).getroot()
+    total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for suite in suites.iter("testsuite"):
+        for key in total:
+            total[key] += int(suite.get(key, 0))
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="only the CPU platforms whose name has this piece")
+    args, pytest_args = parser.parse_known_args(argv)
+    platforms = [p for p in cpu_platforms() if not args.only or args.only.lower() in p.lower()]
+    if not platforms:
+        print("error: no CPU implementation of OpenCL found (make lab installs PoCL and Intel's "
+              "runtime)", file=sys.stderr)
+        return 2
+    lines, failed, grand = [], False, {"passed": 0, "failed": 0, "skipped": 0}
+    with tempfile.TemporaryDirectory(prefix="course-every-cpu-") as tmp:
+        for platform in platforms:
+            junit = Path(tmp) / "junit.xml"
+            env = {**os.environ, "COURSE_DEVICE": platform}
+            env.pop("PYOPENCL_CTX", None)
+            print(f"\n=== the suite on {platform} ===", flush=True)
+            started = time.perf_counter()
+            code = subprocess.call([sys.executable, "-m", "pytest", f"--junitxml={junit}",
+                                    *pytest_args], env=env, cwd=ROOT)
+            seconds = time.perf_counter() - started
+            c = counts(junit) if junit.exists() else {"tests": 0, "failures": 0, "errors": 0,
+                                                      "skipped": 0}
+            bad = c["failures"] + c["errors"]
+            passed = c["tests"] - bad - c["skipped"]
+            grand["passed"] += passed
+            grand["failed"] += bad
+            grand["skipped"] += c["skipped"]
+            failed |= code != 0 or c["tests"] == 0
+            lines.append(f"{platform:<32} {passed:4} passed, {bad} failed, {c['skipped']} skipped "
+                         f"in {seconds / 60:.1f} min (pytest exit {code})")
+    print("\n=== every CPU implementation ===")
+    print("\n".join(lines))
+    print(f"{grand['passed']} passed, {grand['failed']} failed, {grand['skipped']} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
