@@ -37,6 +37,7 @@ from .device import DeviceSpec, choose_device, describe, oclgrind_device
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 from .kernels import KERNELS, display_path, kernel_path
 from .probe import child_environment
+from .runner import read_events
 
 BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first PoCL build is slow)
 RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
@@ -149,13 +150,8 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                 result.exit_code = proc.wait(timeout=0.05)
             except subprocess.TimeoutExpired:
                 pass
-            with open(events_path) as f:
-                f.seek(offset)
-                chunk = f.read()
-            complete = chunk[: chunk.rfind("\n") + 1]
-            offset += len(complete.encode())
-            for line in complete.splitlines():
-                ev = json.loads(line)
+            events, offset = read_events(events_path, offset)
+            for ev in events:
                 kind = ev.pop("event")
                 if kind == "built":
                     result.built = True

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -209,12 +208,9 @@ CHILD = "import sys; from helpers.devcheck import child_main; sys.exit(child_mai
 
 
 def child_main(request_path: str) -> int:
+    from .runner import event_writer
     req = json.loads(Path(request_path).read_text())
-    events = open(req["events"], "a", buffering=1)
-
-    def emit(**event) -> None:
-        events.write(json.dumps(event) + "\n")
-        events.flush()
+    emit = event_writer(req["events"])
 
     probe.CHILD_BUILD_HOOK = lambda key, program: emit(event="build", key=key, program=program)
     dev = find_device(DeviceSpec(**req["device"]))
@@ -243,7 +239,9 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                  env: dict[str, str] | None = None) -> dict:
     """Run the items (all by default) on ``dev`` in child processes; record and return the outcome:
     ``{"device", "driver", "course", "date", "items": {name: {"status", "detail"}}}``."""
+    from .check import _kill
     from .progress import Progress
+    from .runner import read_events
     todo = list(names or items())
     results: dict[str, dict] = {}
     built_ok: dict[str, dict] = {}
@@ -271,13 +269,8 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                     exit_code = proc.wait(timeout=0.05)
                 except subprocess.TimeoutExpired:
                     pass
-                with open(events_path) as f:
-                    f.seek(offset)
-                    chunk = f.read()
-                complete = chunk[: chunk.rfind("\n") + 1]
-                offset += len(complete.encode())
-                for line in complete.splitlines():
-                    ev = json.loads(line)
+                events, offset = read_events(events_path, offset)
+                for ev in events:
                     if ev["event"] == "start":
                         current, current_started, last_build = ev["item"], time.time(), None
                         deadline = time.monotonic() + item_timeout
@@ -294,11 +287,7 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                 if exit_code is not None:
                     break
                 if time.monotonic() > deadline:
-                    try:
-                        os.killpg(proc.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                    proc.wait()
+                    _kill(proc)
                     break
             output.seek(0)
             text = output.read().decode(errors="replace")

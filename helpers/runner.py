@@ -261,13 +261,29 @@ def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
     return analyse(ex, case, inputs, expected, got, head, tail)
 
 
-def main(request_path: str) -> int:
-    req = json.loads(Path(request_path).read_text())
-    events = open(req["events"], "a", buffering=1)
+def event_writer(path: str):
+    """A function that appends one event (keyword arguments) to the events file at ``path`` as a
+    JSON line, flushed at once: the parent reads how far a child got even if it dies next."""
+    events = open(path, "a", buffering=1)
 
     def emit(**event) -> None:
         events.write(json.dumps(event) + "\n")
         events.flush()
+    return emit
+
+
+def read_events(path: Path, offset: int) -> tuple[list[dict], int]:
+    """The complete events written to ``path`` after byte ``offset``, and the offset after them."""
+    with open(path) as f:
+        f.seek(offset)
+        chunk = f.read()
+    complete = chunk[: chunk.rfind("\n") + 1]
+    return [json.loads(x) for x in complete.splitlines()], offset + len(complete.encode())
+
+
+def main(request_path: str) -> int:
+    req = json.loads(Path(request_path).read_text())
+    emit = event_writer(req["events"])
 
     for extra in req.get("registry_files", []):
         load_registry_file(extra)
