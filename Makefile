@@ -4,7 +4,7 @@
 #
 #   make lab                          set up .venv and open JupyterLab on notebooks/
 #   make lab HEADLESS=1 PORT=8890     the same on a server: no browser, listen on PORT
-#   make lab INTEL=0                  without Intel's CPU runtime (about 540 MB less; PoCL only)
+#   make lab INTEL=0                  without Intel's CPU runtime (PoCL only; a smaller install)
 #   make test                         set up .venv; run every test and notebook on every CPU device
 #   make test DEVICE=pocl             ... on one of them
 #   make test-browser                 notebooks 01 and 02 in Chromium (work in progress: not yet passing)
