@@ -7,7 +7,7 @@
 #   make lab INTEL=0                  without Intel's CPU runtime (PoCL only; a smaller install)
 #   make test                         set up .venv; run every test and notebook on every CPU device
 #   make test DEVICE=pocl             ... on one of them
-#   make test-browser                 notebooks 01 and 02 in Chromium (work in progress: not yet passing)
+#   make test-browser                 notebooks 01 and 02 run in JupyterLab in Chromium (Playwright)
 #   make check NAME=float_copy        check one exercise's kernel from kernels/
 #   make devices | make lint | make clean
 
@@ -51,7 +51,7 @@ test: $(STAMP)
 # as root; otherwise a sentence says what to install.
 test-browser: $(STAMP)
 	@$(BIN)/python -c "import playwright" 2>/dev/null || $(BIN)/python -m pip install --quiet -e ".[browser]"
-	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	@[ -n "$$CHROMIUM" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	    { echo "make test-browser needs Chromium: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM=/path/to/chrome"; exit 2; }
 	$(BIN)/python -m pytest -p no:cacheprovider browser_tests
