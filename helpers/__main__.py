@@ -41,7 +41,8 @@ def _check(args: argparse.Namespace) -> int:
     from .check import CheckUsageError, run_check
     try:
         report = run_check(args.name, args.kernel, solutions=args.solutions, device=args.device,
-                           seed=args.seed, run_timeout=args.timeout)
+                           seed=args.seed, run_timeout=args.timeout,
+                           require_speed=args.require_speed or None)
     except CheckUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -98,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, help="the seed of the random inputs (to reproduce a run)")
     p.add_argument("--timeout", type=float, default=30.0,
                    help="seconds the cases may run on the device once built (default 30)")
+    p.add_argument("--require-speed", action="store_true",
+                   help="a performance exercise (transpose, strided_fix, divergence_fix) fails when "
+                        "it is correct but below its speed target (also COURSE_REQUIRE_SPEED=1)")
     p = sub.add_parser("profile", help="where the time of a small OpenCL program goes")
     p.add_argument("--device", help="a piece of the device's name")
     p.add_argument("--n", type=int, default=1 << 22, help="floats to copy (default 2^22)")

@@ -484,7 +484,14 @@ EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
     "sum_ints_sweep": lambda ctx, queue: throughput_sweep(ctx, queue, "sum_ints", progress=False),
     "erosion_timings": erosion_timings,
     "matrix_vector_sweep": lambda ctx, queue: matrix_vector_sweep(ctx, queue, progress=False),
+    "transfers": lambda ctx, queue: _transfers().bandwidth(ctx, queue),
+    "overlap": lambda ctx, queue: _transfers().overlap(ctx, queue),
 }
+
+
+def _transfers():
+    from . import transfers  # transfers imports this module
+    return transfers
 
 
 def all_experiments() -> dict[str, Callable[[cl.Context, cl.CommandQueue], dict]]:
@@ -533,8 +540,18 @@ def summary(run: dict) -> str:
         for q in mv["points"]:
             lines.append(f"    N={q['repeat']:<5} {q['seconds'] * 1e3:9.3f} ms "
                          f"{q['gb_per_s']:8.1f} GB/s {q['gflop_per_s']:9.1f} GFLOP/s")
+    if "transfers" in ex:
+        rows = ex["transfers"]["rows"]
+        top = max(r["bytes"] for r in rows)
+        for r in rows:
+            if r["bytes"] == top:
+                lines.append(f"  transfers of {top / 2**20:.0f} MiB, {r['kind']:<24} up "
+                             f"{r['h2d_gb_per_s']:7.1f} GB/s, down {r['d2h_gb_per_s']:7.1f} GB/s")
+    if "overlap" in ex:
+        for r in ex["overlap"]["runs"]:
+            lines.append(f"  overlap, {r['label']:<22} {r['seconds'] * 1e3:9.3f} ms")
     for name, result in ex.items():
-        if isinstance(result.get("rows"), list) and name != "erosion_timings":
+        if isinstance(result.get("rows"), list) and name not in ("erosion_timings", "transfers"):
             lines.append(f"  {name}:")
             for row in result["rows"]:
                 extra = "" if row.get("correct", True) else "  WRONG on this device"

@@ -85,6 +85,8 @@ class PassResult:
     skipped_plugin: str = ""         # an Oclgrind plugin left out after it crashed
     cut_short: bool = False          # Oclgrind stopped once it had reported (see REPORT_GRACE)
     warnings: str = ""               # the compiler's warnings, placed in the kernel file
+    speed: dict[str, dict] = field(default_factory=dict)  # a speed pass: role -> timing
+    peak: dict = field(default_factory=dict)                # ... and the device's peaks
 
     def failing(self) -> list[int]:
         return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
@@ -107,6 +109,7 @@ class CheckReport:
     oclgrind_pass: PassResult | None = None
     miscompiled: bool = False
     oclgrind_available: bool = True
+    speed_pass: PassResult | None = None
 
     def __str__(self) -> str:
         return self.message
@@ -114,9 +117,10 @@ class CheckReport:
 
 def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], seed: int, *,
              guard: bool, env: dict[str, str] | None = None, build_timeout: float = BUILD_TIMEOUT,
-             run_timeout: float = RUN_TIMEOUT, registry_files: list[str] | None = None
-             ) -> PassResult:
-    """Run ``cases`` of ``ex`` with the kernel at ``path`` in a child process on ``device``."""
+             run_timeout: float = RUN_TIMEOUT, registry_files: list[str] | None = None,
+             speed: bool = False) -> PassResult:
+    """Run ``cases`` of ``ex`` with the kernel at ``path`` in a child process on ``device``
+    (``speed``: time it instead, see :func:`helpers.runner.speed_main`)."""
     result = PassResult(device, cases)
     with tempfile.TemporaryDirectory(prefix="course-check-") as tmp:
         tmpdir = Path(tmp)
@@ -125,7 +129,7 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
         request = {
             "exercise": ex.name, "kernel_path": str(path), "device": device.to_json(),
             "cases": [c.to_json() for c in cases], "seed": seed, "guard": guard,
-            "events": str(events_path), "registry_files": registry_files or [],
+            "events": str(events_path), "registry_files": registry_files or [], "speed": speed,
         }
         (tmpdir / "request.json").write_text(json.dumps(request))
         # PYOPENCL_NO_CACHE: built from source every time, so that the compiler's warnings are
@@ -169,6 +173,10 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                     current = len(result.results)
                 elif kind in ("launch_error", "run_error"):
                     result.results[ev["case"]] = {"ok": False, kind: ev["message"]}
+                elif kind == "speed":
+                    result.speed[ev["role"]] = ev
+                elif kind == "peak":
+                    result.peak = ev
                 elif kind == "done":
                     result.done = True
             if result.exit_code is not None:
@@ -501,15 +509,24 @@ def oclgrind_report(ex: Exercise, op: PassResult, shown: str) -> list[str]:
             + finding_hints(ex, op.findings))
 
 
+def require_speed_default() -> bool:
+    """Whether performance exercises must also reach their speed target (an instructor's choice:
+    ``COURSE_REQUIRE_SPEED=1``, or ``--require-speed`` of the check and the grader)."""
+    return os.environ.get("COURSE_REQUIRE_SPEED", "") not in ("", "0")
+
+
 def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | None = None,
               device: str | None = None, seed: int | None = None,
               run_timeout: float = RUN_TIMEOUT, oclgrind_run_timeout: float = OCLGRIND_RUN_TIMEOUT,
-              registry_files: list[str] | None = None) -> CheckReport:
+              registry_files: list[str] | None = None,
+              require_speed: bool | None = None) -> CheckReport:
     """Check exercise ``name`` and return a :class:`CheckReport` (never raises for a bad kernel).
 
     :arg kernel: a kernel file; default ``kernels/NAME.cl`` (``solutions/`` with the switch).
     :arg device: a piece of a device name; default the course device.
     :arg seed: the seed of the random inputs; default a fresh one, reported in the message.
+    :arg require_speed: a performance exercise (transpose, ...) fails when it is correct but below
+        its speed target; default: correctness alone decides (see :func:`require_speed_default`).
     """
     for extra in registry_files or []:
         load_registry_file(extra)
@@ -551,7 +568,78 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
     report = verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
     if report.passed:
         _remember_pass(name, path)
+        if ex.performance is not None and not report.miscompiled:
+            sp = run_pass(ex, path, spec, [], seed, guard=False, run_timeout=SPEED_TIMEOUT,
+                          registry_files=registry_files, speed=True)
+            report.speed_pass = sp
+            lines, reached = speed_report(ex, sp, dev)
+            required = require_speed_default() if require_speed is None else require_speed
+            if required and reached is not True:
+                report.passed = False
+                report.message = (f"{name} failed ({shown}, on {where}): it is correct, but this "
+                                  f"check asks for its speed target too.\n" + _indent(lines)
+                                  + "\n" + _indent([f"hint: {h}" for h in ex.hints[:2]]))
+            else:
+                report.message += "\n" + _indent(lines)
     return _with_warnings(report)
+
+
+SPEED_TIMEOUT = 120.0  # seconds for the speed pass: the device's peaks (once) and three kernels
+
+
+def _speed_of(t: dict, perf) -> tuple[float, str]:
+    if perf.peak == "compute":
+        return t["gflop_per_s"], f"{t['gflop_per_s']:.1f} GFLOP/s"
+    return t["gb_per_s"], f"{t['gb_per_s']:.1f} GB/s"
+
+
+def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | None]:
+    """The lines a passed performance exercise adds, and whether the kernel reaches its target
+    (``target`` of the solution's speed on this device; None when that could not be measured)."""
+    perf = ex.performance
+    if not sp.all_ok() and "yours" not in sp.speed or "error" in sp.speed.get("yours", {}):
+        tail = (sp.output.strip().splitlines() or [""])[-1]
+        why = sp.speed.get("yours", {}).get("error") or \
+            ("it did not finish in time" if sp.hung_in is not None else
+             f"the timing run stopped: {tail}" if tail else "the timing run stopped")
+        return [f"Speed: not measured ({why})."], None
+    yours = sp.speed["yours"]
+    peak = sp.peak.get("gflop_per_s" if perf.peak == "compute" else "copy_gb_per_s") or 0.0
+    peak_name = ("multiply-add peak" if perf.peak == "compute" else "copy bandwidth")
+    unit = "GFLOP/s" if perf.peak == "compute" else "GB/s"
+    case = Case.from_json(yours["case"])
+    value, text = _speed_of(yours, perf)
+    share = f", {value / peak:.0%} of this device's {peak_name} ({peak:.0f} {unit} measured)" \
+        if peak else ""
+    lines = [f"Speed ({case.label()}; the best of {yours.get('rounds', 1)} medians of "
+             f"{yours['repeats']} runs): {text}{share}."]
+    others = []
+    sol = sp.speed.get("solution", {})
+    given = sp.speed.get("given", {})
+    if "seconds" in sol:
+        v, t = _speed_of(sol, perf)
+        others.append(f"the solution reaches {t}" + (f" ({v / peak:.0%})" if peak else ""))
+    if "seconds" in given:
+        v, t = _speed_of(given, perf)
+        others.append(f"the kernel the exercise starts from ({perf.given[1]}) reaches {t}"
+                      + (f" ({v / peak:.0%})" if peak else ""))
+    if others:
+        lines.append("On this device " + "; ".join(others) + ".")
+    if "seconds" not in sol:
+        return lines, None
+    reached = value >= perf.target * _speed_of(sol, perf)[0]
+    import pyopencl as cl
+    on_gpu = bool(dev.type & cl.device_type.GPU)
+    target = f"{perf.target:.0%} of the solution's speed"
+    if reached:
+        lines.append(f"It reaches the target ({target}).")
+    elif on_gpu:
+        lines.append(f"It does not reach the target ({target}): see the hints.")
+    else:
+        lines.append(f"It does not reach the target here ({target}), but on a CPU the GPU's "
+                     f"rules often do not decide the speed and timings vary from run to run; "
+                     f"try it on a GPU.")
+    return lines, reached
 
 
 def _with_warnings(report: CheckReport) -> CheckReport:
@@ -669,11 +757,11 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
 
 def check(name: str, kernel: str | Path | None = None, *, solutions: bool | None = None,
           device: str | None = None, seed: int | None = None,
-          run_timeout: float = RUN_TIMEOUT) -> None:
+          run_timeout: float = RUN_TIMEOUT, require_speed: bool | None = None) -> None:
     """Check exercise ``name`` in a notebook: print one pass line, or raise
     :class:`KernelCheckFailed` carrying the diagnosis (so that nbval marks the cell failed)."""
     report = run_check(name, kernel, solutions=solutions, device=device, seed=seed,
-                       run_timeout=run_timeout)
+                       run_timeout=run_timeout, require_speed=require_speed)
     if not report.passed:
         raise KernelCheckFailed(report)
     print(report.message)

@@ -142,16 +142,29 @@ def demo_group_order(ctx: cl.Context, queue: cl.CommandQueue, groups: int = 50) 
 
 
 def solution(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> None:
-    """An exercise's solution on its small cases, with the checker's guard bands and poison."""
+    """An exercise's solution on its small cases, with the checker's guard bands and poison (or
+    a study record's kernel under kernels/studies/, such as the slow kernel an exercise starts
+    from)."""
     from .exercises import get
     from .runner import run_case
     ex = get(name)
-    knl = getattr(build_file(ctx, SOLUTIONS / f"{name}.cl"), ex.function)
+    path = KERNELS / "studies" / ex.study_file if ex.study_file else SOLUTIONS / f"{name}.cl"
+    knl = getattr(build_file(ctx, path), ex.function)
     rng = np.random.default_rng()
     for case in (c for c in ex.cases if c.small):
         facts = run_case(ctx, queue, knl, ex, case, rng, guard=True)
         if not facts["ok"]:
-            raise ItemWrong(f"solutions/{name}.cl is wrong in case {case.label()}")
+            raise ItemWrong(f"{path.relative_to(ROOT)} ({ex.function}) is wrong in case "
+                            f"{case.label()}")
+
+
+def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
+    """Notebook 05's overlap: chunks through one queue and through two, both right."""
+    from .transfers import overlap
+    result = overlap(ctx, queue, chunks=4, chunk_bytes=1 << 16, rounds=4)
+    for run in result["runs"]:
+        if not run["correct"]:
+            raise ItemWrong(f"overlap ({run['label']}) differs from numpy")
 
 
 def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
@@ -184,9 +197,12 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
         found[f"peaks {vector_name(w)}"] = partial(peak_kernels, width=w)
     found.update({"demo scale": demo_scale, "demo local_memory": demo_local_memory,
                   "demo erosion_image": demo_erosion_image,
-                  "demo group_order": demo_group_order})
+                  "demo group_order": demo_group_order, "demo transfers": demo_transfers})
     for ex in exercises():
         found[f"solution {ex.name}"] = partial(solution, name=ex.name)
+        if ex.performance is not None and ex.performance.given:
+            record = f"{ex.name}:{ex.performance.given[1]}"
+            found[f"given {record}"] = partial(solution, name=record)
     for name in studies.SMALL:
         found[f"study {name}"] = partial(study, name=name)
     return found

@@ -139,6 +139,27 @@ def unwritten(length: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class Performance:
+    """How the check measures a level-3 performance exercise once it is correct.
+
+    :arg case: the launch it times (``small``: the one it times with the small switch on).
+    :arg peak: the device peak the speed is a share of: ``"copy"`` (GB/s of the bytes the
+        kernel must move, against the measured copy bandwidth) or ``"compute"`` (GFLOP/s of
+        ``flops(case)``, against the measured multiply-add peak).
+    :arg given: ``(file under kernels/studies/, kernel)``: the slow kernel the exercise starts
+        from, timed beside the learner's (same arguments).
+    """
+
+    case: Case
+    small: Case
+    peak: Literal["copy", "compute"] = "copy"
+    flops: Callable[[Case], float] | None = None
+    given: tuple[str, str] | None = None
+    # reaching the target: at least this share of the solution's speed on the same device
+    target: float = 0.8
+
+
+@dataclass(frozen=True)
 class Exercise:
     """One exercise of the course (see DESIGN.md section 4 for the contracts)."""
 
@@ -162,6 +183,8 @@ class Exercise:
     # A study kernel checked by the same engine (not an exercise: no skeleton, not listed):
     # the file under kernels/studies/ that holds it.
     study_file: str = ""
+    # A level-3 performance exercise: the check also times it (see Performance).
+    performance: Performance | None = None
 
     @property
     def function(self) -> str:
@@ -890,7 +913,7 @@ def _study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) 
     from dataclasses import replace
     return register(replace(get(base), name=f"{base}:{function}", kernel=function,
                             title=f"study kernel {function} ({file})", cases=cases,
-                            study_file=file, mistakes=()))
+                            study_file=file, mistakes=(), performance=None))
 
 
 def _ladder_sum_cases(per: int) -> tuple[Case, ...]:
@@ -913,3 +936,215 @@ for _fn in ["mv_item_rows", "mv_group_serial", "mv_group_interleaved", "mv_group
     _study_record("mat_vec_mul", _fn, "matvec.cl", _LADDER_MV)
 _study_record("mat_vec_mul", "mv_item_per_row", "matvec.cl",
               _mat_vec_cases([(1100, 40, 64, 1), (37, 70, 32, 3), (300, 41, 16, 3)]))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Level 3 performance exercises (notebook 06): correct is the start, the check also times them.
+
+def _transpose(case: Case, inputs: Inputs) -> Outputs:
+    m = inputs["in"].reshape(case["height"], case["width"])
+    return {"out": m.T.ravel().copy()}
+
+
+def _transpose_cases() -> tuple[Case, ...]:
+    rows = [(16, 16, 4), (37, 23, 8), (100, 64, 16), (64, 1, 8), (1, 50, 4), (33, 33, 16),
+            (500, 300, 16), (1024, 768, 16), (129, 257, 8)]
+    return tuple(two_d_case(w, h, (t, t), {"width": w, "height": h}) for w, h, t in rows)
+
+
+def _transposed_as_copy(case: Case, inputs: Inputs) -> Outputs:
+    return {"out": inputs["in"].copy()}
+
+
+def _transpose_perf(side: int, t: int = 16) -> Case:
+    return two_d_case(side, side, (t, t), {"width": side, "height": side}, small_up_to=0)
+
+
+register(Exercise(
+    name="transpose",
+    title="Transpose a matrix through a tile in local memory",
+    notebook="06-memory-access",
+    args=(
+        Buffer("in", np.float32, "in", lambda c: c["width"] * c["height"],
+               shape=lambda c: (c["height"], c["width"])),
+        Buffer("out", np.float32, "out", lambda c: c["width"] * c["height"],
+               shape=lambda c: (c["width"], c["height"])),
+        Scalar("width", np.uint32, lambda c: c["width"]),
+        Scalar("height", np.uint32, lambda c: c["height"]),
+        LocalMem("tile", np.float32, lambda c: c.local_size[0] * (c.local_size[0] + 1)),
+    ),
+    cases=_transpose_cases(),
+    make_inputs=lambda case, rng: {"in": random_floats(rng, case["width"] * case["height"])},
+    reference=_transpose,
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "Element (x, y) of in is in[y * width + x]; it goes to out[x * height + y]. Guard both "
+        "x < width and y < height: the range is rounded up in both dimensions.",
+        "With the tile: the work-group's block starts at column get_group_id(0) * T and row "
+        "get_group_id(1) * T of in. Load tile[ly * (T + 1) + lx] from the block, barrier, then "
+        "write out's block (row = block column + ly, column = block row + lx) from "
+        "tile[lx * (T + 1) + ly].",
+        "Every work-item must reach the barrier, also those outside the matrix: guard the load "
+        "and the store, never return before the barrier.",
+    ),
+    mistakes=(
+        Mistake("copied", _transposed_as_copy,
+                "out holds a copy of in, not its transpose: element (x, y) of in, "
+                "in[y * width + x], goes to out[x * height + y]"),
+    ),
+    finding_hints=(
+        FindingHint("race", "a barrier(CLK_LOCAL_MEM_FENCE) is missing between the loads into "
+                    "tile and the reads of it: a work-item reads what another one wrote",
+                    "local"),
+        FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it, "
+                    "or a barrier inside an if): guard the load and the store instead"),
+        FindingHint("out_of_bounds_read", "in was read past its end: guard x < width and "
+                    "y < height before loading", "global"),
+        FindingHint("out_of_bounds_write", "out was written past its end: its rows are height "
+                    "floats long and there are width of them; guard the store", "global"),
+        FindingHint("out_of_bounds_read", "tile was read past its end: it holds T * (T + 1) "
+                    "floats, rows of T + 1", "local"),
+    ),
+    performance=Performance(_transpose_perf(2048), _transpose_perf(512)),
+))
+
+
+def _saxpy(case: Case, inputs: Inputs) -> Outputs:
+    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
+
+
+def _saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
+
+
+def _saxpy_cases() -> tuple[Case, ...]:
+    rows = [(1000, 64, 16), (4096, 512, 128), (777, 128, 32), (100, 32, 32), (3000, 96, 8),
+            (5, 1, 1), (1 << 20, 4096, 256), ((1 << 20) + 3, 8192, 128)]
+    return tuple(Case((g,), (loc,), {"n": n, "a": 2.5}, small=n <= 4096) for n, g, loc in rows)
+
+
+def _saxpy_first(count: Callable[[Case], int]) -> Callable[[Case, Inputs], Outputs]:
+    """y after a kernel that updates only its first ``count(case)`` elements (the rest unchanged)."""
+    def model(case: Case, inputs: Inputs) -> Outputs:
+        got = inputs["y"].astype(np.float64)
+        k = min(count(case), got.size)
+        got[:k] = _saxpy(case, inputs)["y"][:k]
+        return {"y": got}
+    return model
+
+
+def _saxpy_perf(n: int, g: int) -> Case:
+    return Case((g,), (256,), {"n": n, "a": 2.5})
+
+
+register(Exercise(
+    name="strided_fix",
+    title="y = a x + y with neighbouring work-items on neighbouring elements",
+    notebook="06-memory-access",
+    args=(
+        Buffer("x", np.float32, "in", lambda c: c["n"]),
+        Buffer("y", np.float32, "inout", lambda c: c["n"]),
+        Scalar("a", np.float32, lambda c: c["a"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+    ),
+    cases=_saxpy_cases(),
+    make_inputs=_saxpy_inputs,
+    reference=_saxpy,
+    rtol=1e-6,
+    atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
+    hints=(
+        "Keep the loop, change its order: start at i = get_global_id(0) and step by "
+        "get_global_size(0) while i < n. At every step the work-items then cover "
+        "get_global_size(0) neighbouring elements.",
+        "n need not be a multiple of the global size: loop while i < n rather than counting steps.",
+    ),
+    mistakes=(
+        Mistake("one element each", _saxpy_first(lambda c: c.global_size[0]),
+                "only the first {global_} elements were updated, one per work-item: there are "
+                "fewer work-items than elements, so each one loops (i, i + get_global_size(0), ... "
+                "while i < n)"),
+        Mistake("leftover", _saxpy_first(lambda c: c["n"] // c.global_size[0] * c.global_size[0]),
+                "the last {leftover} elements were not updated: n = {n} is not a multiple of the "
+                "global size {global_}; loop while the index is below n instead of counting steps",
+                details=_multi_details),
+    ),
+    performance=Performance(_saxpy_perf(1 << 24, 1 << 16), _saxpy_perf(1 << 20, 1 << 13),
+                            given=("level3.cl", "saxpy_chunks")),
+))
+
+
+def _woven(case: Case, inputs: Inputs) -> Outputs:
+    v = inputs["x"].copy()
+    even = np.arange(v.size) % 2 == 0
+    m = np.where(even, np.float32(0.9), np.float32(0.8)).astype(np.float32)
+    c = np.where(even, np.float32(0.1), np.float32(-0.2)).astype(np.float32)
+    for _ in range(case["rounds"]):
+        v = (m * v + c).astype(np.float32)
+    return {"y": v}
+
+
+def _woven_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"x": random_floats(rng, case["n"], -10.0, 10.0)}
+
+
+def _one_branch(parity: int) -> Callable[[Case, Inputs], Outputs]:
+    """y when every element took the step of ``parity`` (the branch's condition lost)."""
+    def model(case: Case, inputs: Inputs) -> Outputs:
+        v = inputs["x"].copy()
+        m, c = (np.float32(0.9), np.float32(0.1)) if parity == 0 else (np.float32(0.8),
+                                                                        np.float32(-0.2))
+        for _ in range(case["rounds"]):
+            v = (m * v + c).astype(np.float32)
+        return {"y": v}
+    return model
+
+
+def _woven_cases() -> tuple[Case, ...]:
+    rows = [(1, 64, 3), (100, 32, 8), (1000, 256, 16), (4096, 64, 5), (777, 128, 32),
+            (5, 1, 2), (1 << 18, 256, 16), ((1 << 18) + 3, 128, 7)]
+    return tuple(Case((rounded_up(n, loc),), (loc,), {"n": n, "rounds": r}, small=n <= 4096)
+                 for n, loc, r in rows)
+
+
+def _woven_perf(n: int, rounds: int) -> Case:
+    return Case((n,), (256,), {"n": n, "rounds": rounds})
+
+
+register(Exercise(
+    name="divergence_fix",
+    title="The same result without divergent branches",
+    notebook="06-memory-access",
+    args=(
+        Buffer("x", np.float32, "in", lambda c: c["n"]),
+        Buffer("y", np.float32, "out", lambda c: c["n"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+        Scalar("rounds", np.uint32, lambda c: c["rounds"]),
+    ),
+    cases=_woven_cases(),
+    make_inputs=_woven_inputs,
+    reference=_woven,
+    rtol=1e-5,
+    atol=1e-5,
+    hints=(
+        "The two loops differ only in two constants: choose the constants by the parity of i "
+        "(a table of two float2 indexed by i & 1, or arithmetic), then run one loop.",
+        "Or reorder: let the first half of the work-items take the even elements (i = 2 * g) and "
+        "the rest the odd ones, so that a warp's work-items agree on the branch.",
+    ),
+    mistakes=(
+        Mistake("even step everywhere", _one_branch(0),
+                "every element went through the even step (0.9 v + 0.1): the odd elements "
+                "(i % 2 == 1) take 0.8 v - 0.2"),
+        Mistake("odd step everywhere", _one_branch(1),
+                "every element went through the odd step (0.8 v - 0.2): the even elements "
+                "(i % 2 == 0) take 0.9 v + 0.1"),
+    ),
+    performance=Performance(_woven_perf(1 << 22, 256), _woven_perf(1 << 18, 64), peak="compute",
+                            flops=lambda c: 2.0 * c["n"] * c["rounds"],
+                            given=("level3.cl", "branches_woven")),
+))
+
+# The slow kernels the exercises start from are checked against the same contracts.
+_study_record("strided_fix", "saxpy_chunks", "level3.cl", _saxpy_cases())
+_study_record("divergence_fix", "branches_woven", "level3.cl", _woven_cases())

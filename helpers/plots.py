@@ -320,3 +320,62 @@ def compare(series: dict[str, dict[str, float]], title: str = "", unit: str = "m
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def transfer_bandwidth(result: dict, reference: dict | None = None) -> Figure:
+    """GB/s of host-to-device (left) and device-to-host (right) transfers against their size, one
+    line per kind of host memory; ``reference`` (another device's result) dashed beside it.
+    Zero-copy moves no bytes: its line is the size over the time a map and unmap take."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    colors = {"numpy (pageable)": "#0072b2", "pinned (ALLOC_HOST_PTR)": "#d55e00",
+              "mapped (zero-copy)": "#009e73"}
+    for ax, key, what in zip(axes, ("h2d_gb_per_s", "d2h_gb_per_s"),
+                             ("host to device", "device to host"), strict=True):
+        for res, style, tag in ((result, "o-", ""), (reference, "s--", "H100: ")):
+            if res is None:
+                continue
+            for kind in dict.fromkeys(r["kind"] for r in res["rows"]):
+                pts = sorted((r["bytes"], r[key]) for r in res["rows"] if r["kind"] == kind)
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, markersize=3,
+                        color=colors.get(kind, "#999999"), label=tag + kind,
+                        alpha=1.0 if res is result else 0.6)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("bytes per transfer")
+        ax.set_title(what, fontsize=10)
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[0].set_ylabel("GB/s (zero-copy: bytes / map time)")
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"Transfers on {_device_line(result)}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def timeline(result: dict) -> Figure:
+    """The overlap experiment as a timeline: one lane per queue and run, a bar per command
+    (copy in, kernel, copy out) from its profiling start to its end, the chunk's number on it."""
+    colors = {"copy in": "#e69f00", "kernel": "#0072b2", "copy out": "#009e73"}
+    lanes = []
+    for run in result["runs"]:
+        queues = sorted({c["queue"] for c in run["commands"]})
+        for q in queues:
+            lanes.append((f"{run['label']}\nqueue {q + 1}" if len(queues) > 1 else run["label"],
+                          [c for c in run["commands"] if c["queue"] == q]))
+    fig, ax = plt.subplots(figsize=(10, 0.7 * len(lanes) + 1.4))
+    for y, (_, cmds) in enumerate(reversed(lanes)):
+        for c in cmds:
+            ax.barh(y, (c["end"] - c["start"]) * 1e3, left=c["start"] * 1e3, height=0.6,
+                    color=colors[c["what"]], edgecolor="white", linewidth=0.5)
+            if c["what"] == "kernel":
+                ax.text((c["start"] + c["end"]) / 2 * 1e3, y, str(c["chunk"]), ha="center",
+                        va="center", fontsize=7, color="white")
+    ax.set_yticks(range(len(lanes)), [name for name, _ in reversed(lanes)], fontsize=8)
+    ax.set_xlabel("milliseconds from the first command's start (profiling events)")
+    spans = ", ".join(f"{r['label']}: {_ms(r['seconds'])}" for r in result["runs"])
+    ax.set_title(f"{result['chunks']} chunks of {result['chunk_bytes'] / 2**20:.0f} MiB: copy in, "
+                 f"kernel, copy out ({spans})\n{_device_line(result)}", fontsize=9)
+    ax.legend(handles=[Patch(color=c, label=k) for k, c in colors.items()], fontsize=8,
+              loc="upper right", ncol=3, frameon=False)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig

@@ -339,6 +339,106 @@ def transpose(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     return prepared
 
 
+class Span:
+    """The commands from ``first`` to ``last`` as one event for :func:`~helpers.bench.time_kernel`:
+    from the first one's start to the last one's end (a sequence of launches, say)."""
+
+    def __init__(self, first: cl.Event, last: cl.Event):
+        self.first, self.last = first, last
+
+    def wait(self) -> None:
+        self.last.wait()
+
+    @property
+    def profile(self):
+        class _Profile:
+            start = self.first.profile.start
+            end = self.last.profile.end
+        return _Profile
+
+
+HOTSPOT_C = (0.1, 0.1, 0.05)  # CX, CY, CP of kernels/studies/hotspot.cl
+
+
+def hotspot_reference(t: np.ndarray, power: np.ndarray, steps: int) -> np.ndarray:
+    """``steps`` steps of hotspot.cl's update in numpy (float32, edges insulated)."""
+    cx, cy, cp = (np.float32(c) for c in HOTSPOT_C)
+    t = t.astype(np.float32)
+    for _ in range(steps):
+        g = np.pad(t, 1, mode="edge")
+        w, e, n, s = g[1:-1, :-2], g[1:-1, 2:], g[:-2, 1:-1], g[2:, 1:-1]
+        t = (t + cx * (w + e - np.float32(2) * t) + cy * (n + s - np.float32(2) * t)
+             + cp * power).astype(np.float32)
+    return t
+
+
+def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
+            height: int | None = None, steps: int = 8, block: int = 16,
+            per_launch: tuple[int, ...] = (1, 2, 4), seed: int | None = None) -> list[Prepared]:
+    """The hotspot stencil stepped ``steps`` times: one launch (a global synchronization) per step,
+    then ``block`` x ``block`` work-groups that take k steps in local memory per launch, for each k
+    of ``per_launch`` (steps / k launches; the blocks overlap, so some cells are computed twice)."""
+    width = width or (512 if small_sizes() else 4096)
+    height = height or width
+    block = min(block, 32, int(queue.device.max_work_group_size ** 0.5))
+    rng = _rng(seed)
+    t0 = rng.uniform(20.0, 80.0, (height, width)).astype(np.float32)
+    power = rng.uniform(0.0, 1.0, (height, width)).astype(np.float32)
+    want = hotspot_reference(t0, power, steps)
+    t_in, p_in = _in(ctx, t0), _in(ctx, power)
+    bufs = [_out(ctx, 4 * width * height) for _ in range(2)]
+    cells = width * height
+
+    def chain(knl, launches: int, glob: tuple[int, int]) -> Callable[[], Span]:
+        def launch() -> Span:
+            events, src = [], t_in
+            for i in range(launches):
+                dst = bufs[i % 2]
+                events.append(knl(queue, glob, (block, block), src, p_in, dst,
+                                  np.uint32(width), np.uint32(height)))
+                src = dst
+            return Span(events[0], events[-1])
+        return launch
+
+    def verify_of(launch: Callable[[], Span], launches: int, label: str) -> Callable[[], object]:
+        def verify() -> np.ndarray:
+            launch().wait()
+            got = _read(queue, bufs[(launches - 1) % 2], cells)
+            _expect_close(got, want, label, rtol=1e-4, atol=1e-3)
+            return got
+        return verify
+
+    prepared = []
+    step = kernel(ctx, "hotspot.cl", "hotspot_step", ("-DSTEPS=1",))
+    glob = (rounded_up(width, block), rounded_up(height, block))
+    launch = chain(step, steps, glob)
+    label = f"one launch per step ({steps} launches)"
+    prepared.append(Prepared(label, launch, verify_of(launch, steps, label),
+                             bytes=12 * cells * steps, flops=13 * cells * steps,
+                             params={"width": width, "height": height, "steps": steps,
+                                     "steps_per_launch": 0, "launches": steps,
+                                     "cells_computed": cells * steps},
+                             kernel="hotspot_step"))
+    for k in per_launch:
+        inner = block - 2 * k
+        if inner < 1 or steps % k:
+            continue
+        knl = kernel(ctx, "hotspot.cl", "hotspot_tiled", (f"-DSTEPS={k}",))
+        groups = (-(-width // inner), -(-height // inner))
+        glob = (groups[0] * block, groups[1] * block)
+        launches = steps // k
+        launch = chain(knl, launches, glob)
+        label = f"{block} x {block} tiles, {k} step{'s' * (k > 1)} per launch ({launches} launches)"
+        computed = groups[0] * groups[1] * block * block * steps
+        prepared.append(Prepared(label, launch, verify_of(launch, launches, label),
+                                 bytes=12 * cells * launches, flops=13 * computed,
+                                 params={"width": width, "height": height, "steps": steps,
+                                         "steps_per_launch": k, "launches": launches,
+                                         "cells_computed": computed},
+                                 kernel="hotspot_tiled"))
+    return prepared
+
+
 DIVERGENCE = (
     # label, kernel, range: "rows" (1-D, one work-item per row), "i-first" (dimension 0 = row),
     # "j-first" (dimension 0 = column)
@@ -741,6 +841,7 @@ SMALL: dict[str, dict] = {
     "fast_math": dict(n=1000, rounds=5),
     "reductions": dict(n=10001),
     "matvec": dict(width=300, height=77),
+    "hotspot": dict(width=100, height=70, steps=4, per_launch=(1, 2)),
 }
 
 # Kernels whose wrong results are lessons of the course, and the devices they are wrong on (a piece
@@ -777,6 +878,7 @@ STUDY_EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
     "reductions": experiment("reductions", reductions),
     "sum_end_to_end": sum_end_to_end,
     "matvec_ladder": matvec_experiment,
+    "hotspot": experiment("hotspot", hotspot),
 }
 
 # Timings the seeds report, for the charts' "then" beside "now".

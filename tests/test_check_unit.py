@@ -84,3 +84,57 @@ def test_right_values_with_an_oclgrind_report_fail_as_luck():
 def test_without_oclgrind_a_pass_says_what_was_not_checked():
     r = _verdict(_pass(POCL, [CASE], [RIGHT]), None)
     assert r.passed and "Oclgrind is not installed here" in r.message
+
+
+# The speed verdict of a performance exercise, on made-up timings (the rules, not a device's speed).
+class _Dev:
+    def __init__(self, gpu: bool):
+        import pyopencl as cl
+        self.type = cl.device_type.GPU if gpu else cl.device_type.CPU
+
+
+def _speed_pass(yours: float, solution: float, given: float | None = None) -> PassResult:
+    ex = get("transpose")
+    case = ex.performance.case.to_json()
+    sp = PassResult(POCL, [])
+    sp.done = True
+    sp.peak = {"copy_gb_per_s": 100.0, "gflop_per_s": 1000.0}
+    for role, gb in (("yours", yours), ("solution", solution), ("given", given)):
+        if gb is not None:
+            sp.speed[role] = {"case": case, "seconds": 1.0 / gb, "gb_per_s": gb, "repeats": 10,
+                              "rounds": 3}
+    return sp
+
+
+def test_speed_lines_name_the_share_of_the_peak_and_the_solution():
+    from helpers.check import speed_report
+    lines, reached = speed_report(get("transpose"), _speed_pass(62.0, 80.0), _Dev(gpu=True))
+    text = "\n".join(lines)
+    assert "62.0 GB/s, 62% of this device's copy bandwidth (100 GB/s measured)" in text
+    assert "the solution reaches 80.0 GB/s (80%)" in text
+    assert reached is False and "does not reach the target (80% of the solution's speed)" in text
+
+
+def test_speed_target_is_a_share_of_the_solution_and_a_cpu_is_told_why_it_may_differ():
+    from helpers.check import speed_report
+    ex = get("transpose")
+    assert speed_report(ex, _speed_pass(64.0, 80.0), _Dev(gpu=True))[1] is True  # exactly 80%
+    lines, reached = speed_report(ex, _speed_pass(10.0, 80.0), _Dev(gpu=False))
+    assert reached is False and "on a CPU the GPU's rules often do not decide" in lines[-1]
+
+
+def test_a_speed_pass_that_failed_says_so_and_decides_nothing():
+    from helpers.check import speed_report
+    sp = PassResult(POCL, [])
+    sp.output = "Traceback ...\nRuntimeError: out of resources\n"
+    lines, reached = speed_report(get("transpose"), sp, _Dev(gpu=True))
+    assert reached is None
+    assert lines == ["Speed: not measured (the timing run stopped: RuntimeError: out of "
+                     "resources)."]
+
+
+def test_the_given_kernel_is_named_beside_the_solution():
+    from helpers.check import speed_report
+    sp = _speed_pass(50.0, 50.0, given=5.0)
+    lines, _ = speed_report(get("strided_fix"), sp, _Dev(gpu=True))
+    assert "the kernel the exercise starts from (saxpy_chunks) reaches 5.0 GB/s (5%)" in lines[1]

@@ -137,6 +137,14 @@ WRONG_KERNELS = {
     "mat_vec_mul/no_reduction": ["likely mistake: w holds work-item 0's share of each row only"],
     "mat_vec_mul/no_barrier": ["no_barrier.cl:17:22: data race",
                                "likely mistake: a barrier is missing"],
+    "transpose/no_barrier": ["no_barrier.cl:12:33: data race",
+                             "likely mistake: a barrier(CLK_LOCAL_MEM_FENCE) is missing"],
+    "transpose/copied": ["likely mistake: out holds a copy of in, not its transpose"],
+    "transpose/early_return": ["early_return.cl:11:5: divergent barrier",
+                               "some work-items skip the barrier"],
+    "strided_fix/one_each": ["likely mistake: only the first 32 elements were updated, one per "
+                             "work-item"],
+    "divergence_fix/even_only": ["likely mistake: every element went through the even step"],
 }
 
 
@@ -201,3 +209,35 @@ def test_notebooks_are_committed_without_outputs():
                        if c["cell_type"] == "code" and (c.get("outputs") or c.get("execution_count"))]
         assert not with_output, f"{path.name}: cells {with_output} carry outputs (nbstripout)"
         assert "widgets" not in nb.get("metadata", {}), f"{path.name} carries widget state"
+
+
+PERFORMANCE = sorted(ex.name for ex in exercises() if ex.performance)
+
+
+def test_the_level_3_performance_exercises_are_these():
+    assert PERFORMANCE == ["divergence_fix", "strided_fix", "transpose"]
+
+
+@pytest.mark.parametrize("name", PERFORMANCE)
+def test_a_performance_exercise_is_timed_beside_the_solution(name, oclgrind_present):
+    report = run_check(name, solutions=True)
+    assert report.passed, report.message
+    speed = report.speed_pass.speed
+    assert speed["yours"]["seconds"] > 0 and speed["solution"]["seconds"] > 0, report.message
+    if get(name).performance.given:
+        assert speed["given"]["seconds"] > 0
+    assert "Speed (" in report.message and "of this device's" in report.message
+
+
+def test_the_speed_target_decides_only_when_asked(monkeypatch):
+    import sys
+    check_module = sys.modules["helpers.check"]  # helpers.check is also the function check()
+    monkeypatch.setattr(check_module, "speed_report",
+                        lambda ex, sp, dev: (["Speed: 1.0 GB/s, 1% of ..."], False))
+    report = run_check("transpose", solutions=True)
+    assert report.passed and "Speed: 1.0 GB/s" in report.message
+    report = run_check("transpose", solutions=True, require_speed=True)
+    assert not report.passed
+    assert "it is correct, but this check asks for its speed target too" in report.message
+    monkeypatch.setenv("COURSE_REQUIRE_SPEED", "1")
+    assert not run_check("transpose", solutions=True).passed

@@ -25,6 +25,10 @@ SIZES = {
     "reductions": [dict(n=10001), dict(n=4096, local=64), dict(n=77, local=32)],
     "matvec": [dict(width=300, height=77), dict(width=1100, height=50, local=64),
                dict(width=37, height=300, local=128, slices=(16, 128))],
+    "hotspot": [dict(width=100, height=70, steps=4, per_launch=(1, 2)),
+                dict(width=64, height=64, steps=8, per_launch=(1, 2, 4)),
+                dict(width=37, height=1, steps=6, per_launch=(3,)),
+                dict(width=53, height=41, steps=6, block=8, per_launch=(1, 2, 3))],
 }
 
 # kernels whose result is wrong on a device only by a driver bug (Oclgrind must agree they are
@@ -58,7 +62,7 @@ def _cases():
 
 def test_every_study_is_tested():
     assert set(SIZES) == {"ilp", "mlp", "strides", "layouts", "transpose", "divergence",
-                          "constant_memory", "fast_math", "reductions", "matvec"}
+                          "constant_memory", "fast_math", "reductions", "matvec", "hotspot"}
 
 
 @pytest.mark.parametrize("name, params", list(_cases()))
@@ -99,7 +103,8 @@ def test_racy_kernels_are_reported_by_oclgrind(record, oclgrind_present):
                                     "mat_vec_mul:mv_slices", "mat_vec_mul:mv_group_sequential",
                                     "mat_vec_mul:mv_group_interleaved",
                                     "mat_vec_mul:mv_group_serial", "mat_vec_mul:mv_item_rows",
-                                    "mat_vec_mul:mv_item_per_row"])
+                                    "mat_vec_mul:mv_item_per_row",
+                                    "strided_fix:saxpy_chunks", "divergence_fix:branches_woven"])
 def test_ladder_kernels_pass_the_exercise_checker(record, oclgrind_present):
     report = run_check(record)
     assert report.passed and not report.miscompiled, report.message
@@ -132,3 +137,16 @@ def test_matvec_launches_as_the_whitepaper_and_filled(cq):
     assert {p.params["groups"] for p in paper if p.params["listing"] > 2} == {60}
     assert next(p for p in paper if p.params["listing"] == 2).params["groups"] == 2  # 300 / 256
     assert any(p.params["launch"] == "filled" and p.params["groups"] == 300 for p in prepared)
+
+
+def test_hotspot_has_a_row_per_launch_shape(cq):
+    """One launch per step, then one tiled row for each number of steps per launch that fits."""
+    ctx, queue = cq
+    rows = studies.hotspot(ctx, queue, width=64, height=48, steps=8, per_launch=(1, 2, 4, 8))
+    shapes = [(p.kernel, p.params["steps_per_launch"], p.params["launches"]) for p in rows]
+    # 16 x 16 blocks: 8 steps per launch would leave no inner cells, so that row is left out
+    assert shapes == [("hotspot_step", 0, 8), ("hotspot_tiled", 1, 8), ("hotspot_tiled", 2, 4),
+                      ("hotspot_tiled", 4, 2)]
+    # the tiles overlap: more cells are computed than the grid has, the more steps per launch
+    computed = [p.params["cells_computed"] for p in rows[1:]]
+    assert computed == sorted(computed) and computed[0] > 64 * 48 * 8
