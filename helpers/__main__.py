@@ -46,8 +46,28 @@ def _check(args: argparse.Namespace) -> int:
     except CheckUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(report.message)
+    if args.json:
+        print(json.dumps(report_json(report), indent=1))
+    else:
+        print(report.message)
     return 0 if report.passed else 1
+
+
+def report_json(report) -> dict:
+    """A check's outcome as JSON (for graders and recorded results): the verdict, the message, the
+    seed, the device and, for a performance exercise, the timings and the device's peaks."""
+    from .bench import environment
+    from .device import find_device
+    dp = report.device_pass
+    out = {"exercise": report.name, "passed": report.passed, "message": report.message,
+           "kernel": str(report.kernel_path), "seed": report.seed,
+           "miscompiled": report.miscompiled}
+    if dp is not None:
+        out["environment"] = environment(find_device(dp.device))
+    if report.speed_pass is not None:
+        out["speed"] = report.speed_pass.speed
+        out["peak"] = report.speed_pass.peak
+    return out
 
 
 def _profile(args: argparse.Namespace) -> int:
@@ -99,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, help="the seed of the random inputs (to reproduce a run)")
     p.add_argument("--timeout", type=float, default=30.0,
                    help="seconds the cases may run on the device once built (default 30)")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
     p.add_argument("--require-speed", action="store_true",
                    help="a performance exercise (transpose, strided_fix, divergence_fix) fails when "
                         "it is correct but below its speed target (also COURSE_REQUIRE_SPEED=1)")

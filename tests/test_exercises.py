@@ -241,3 +241,9 @@ def test_the_speed_target_decides_only_when_asked(monkeypatch):
     assert "it is correct, but this check asks for its speed target too" in report.message
     monkeypatch.setenv("COURSE_REQUIRE_SPEED", "1")
     assert not run_check("transpose", solutions=True).passed
+
+
+def test_a_correct_but_untiled_transpose_passes_with_its_speed_reported(oclgrind_present):
+    report = run_check("transpose", TESTS / "slow" / "transpose" / "naive.cl")
+    assert report.passed, report.message
+    assert "Speed (" in report.message and "the solution reaches" in report.message
