@@ -636,9 +636,9 @@ def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | N
     elif on_gpu:
         lines.append(f"It does not reach the target ({target}): see the hints.")
     else:
-        lines.append(f"It does not reach the target here ({target}), but on a CPU the GPU's "
-                     f"rules often do not decide the speed and timings vary from run to run; "
-                     f"try it on a GPU.")
+        lines.append(f"It does not reach the target here ({target}); on a CPU timings vary "
+                     f"from run to run and the GPU's rules do not always decide the speed, so "
+                     f"try it on a GPU before you change a correct kernel.")
     return lines, reached
 
 

@@ -1074,28 +1074,33 @@ register(Exercise(
 ))
 
 
+def _even_step(v: np.ndarray) -> np.ndarray:
+    return (np.float32(0.9) * v + np.float32(0.1)).astype(np.float32)
+
+
+def _odd_step(v: np.ndarray) -> np.ndarray:
+    return (np.float32(0.25) * v * v - np.float32(0.5)).astype(np.float32)
+
+
 def _woven(case: Case, inputs: Inputs) -> Outputs:
     v = inputs["x"].copy()
     even = np.arange(v.size) % 2 == 0
-    m = np.where(even, np.float32(0.9), np.float32(0.8)).astype(np.float32)
-    c = np.where(even, np.float32(0.1), np.float32(-0.2)).astype(np.float32)
     for _ in range(case["rounds"]):
-        v = (m * v + c).astype(np.float32)
+        v = np.where(even, _even_step(v), _odd_step(v)).astype(np.float32)
     return {"y": v}
 
 
 def _woven_inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    return {"x": random_floats(rng, case["n"], -10.0, 10.0)}
+    # |x| <= 1: the odd step then stays bounded (it settles near 2 - sqrt(6))
+    return {"x": random_floats(rng, case["n"], -1.0, 1.0)}
 
 
 def _one_branch(parity: int) -> Callable[[Case, Inputs], Outputs]:
     """y when every element took the step of ``parity`` (the branch's condition lost)."""
     def model(case: Case, inputs: Inputs) -> Outputs:
         v = inputs["x"].copy()
-        m, c = (np.float32(0.9), np.float32(0.1)) if parity == 0 else (np.float32(0.8),
-                                                                        np.float32(-0.2))
         for _ in range(case["rounds"]):
-            v = (m * v + c).astype(np.float32)
+            v = _even_step(v) if parity == 0 else _odd_step(v)
         return {"y": v}
     return model
 
@@ -1127,22 +1132,27 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "The two loops differ only in two constants: choose the constants by the parity of i "
-        "(a table of two float2 indexed by i & 1, or arithmetic), then run one loop.",
-        "Or reorder: let the first half of the work-items take the even elements (i = 2 * g) and "
-        "the rest the odd ones, so that a warp's work-items agree on the branch.",
+        "Reorder: let the first ceil(n / 2) work-items take the even elements (i = 2 * g) and "
+        "the rest the odd ones (i = 2 * (g - ceil(n / 2)) + 1), so that a warp's work-items "
+        "agree on the branch.",
+        "Or one loop for all: both steps are v = (a * v + b) * v + c; read a, b, c from a "
+        "__constant table indexed by i & 1 (even: 0, 0.9, 0.1; odd: 0.25, 0, -0.5).",
     ),
     mistakes=(
         Mistake("even step everywhere", _one_branch(0),
                 "every element went through the even step (0.9 v + 0.1): the odd elements "
-                "(i % 2 == 1) take 0.8 v - 0.2"),
+                "(i % 2 == 1) take 0.25 v v - 0.5"),
         Mistake("odd step everywhere", _one_branch(1),
-                "every element went through the odd step (0.8 v - 0.2): the even elements "
+                "every element went through the odd step (0.25 v v - 0.5): the even elements "
                 "(i % 2 == 0) take 0.9 v + 0.1"),
     ),
     performance=Performance(_woven_perf(1 << 22, 256), _woven_perf(1 << 18, 64), peak="compute",
-                            flops=lambda c: 2.0 * c["n"] * c["rounds"],
-                            given=("level3.cl", "branches_woven")),
+                            # 2 flops a round on even elements, 3 on odd ones
+                            flops=lambda c: 2.5 * c["n"] * c["rounds"],
+                            given=("level3.cl", "branches_woven"),
+                            # the table remedy runs 2 flops a round everywhere where the reordered
+                            # solution averages 1.5: it is a remedy too, at about 75%
+                            target=0.7),
 ))
 
 # The slow kernels the exercises start from are checked against the same contracts.

@@ -373,14 +373,18 @@ def hotspot_reference(t: np.ndarray, power: np.ndarray, steps: int) -> np.ndarra
 
 
 def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
-            height: int | None = None, steps: int = 8, block: int = 16,
-            per_launch: tuple[int, ...] = (1, 2, 4), seed: int | None = None) -> list[Prepared]:
+            height: int | None = None, steps: int = 8, blocks: tuple[int, ...] = (16, 32),
+            per_launch: tuple[int, ...] = (1, 2, 4, 8), seed: int | None = None
+            ) -> list[Prepared]:
     """The hotspot stencil stepped ``steps`` times: one launch (a global synchronization) per step,
-    then ``block`` x ``block`` work-groups that take k steps in local memory per launch, for each k
-    of ``per_launch`` (steps / k launches; the blocks overlap, so some cells are computed twice)."""
+    then B x B work-groups (B in ``blocks``) that take k steps in local memory per launch, for each
+    k of ``per_launch`` that leaves some inner cells (steps / k launches; the blocks overlap, so
+    the cells near a block's edge are computed more than once)."""
     width = width or (512 if small_sizes() else 4096)
     height = height or width
-    block = min(block, 32, int(queue.device.max_work_group_size ** 0.5))
+    most = int(queue.device.max_work_group_size ** 0.5)
+    blocks = tuple(dict.fromkeys(min(b, 32, most) for b in blocks))
+    block = blocks[0]
     rng = _rng(seed)
     t0 = rng.uniform(20.0, 80.0, (height, width)).astype(np.float32)
     power = rng.uniform(0.0, 1.0, (height, width)).astype(np.float32)
@@ -389,7 +393,7 @@ def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     bufs = [_out(ctx, 4 * width * height) for _ in range(2)]
     cells = width * height
 
-    def chain(knl, launches: int, glob: tuple[int, int]) -> Callable[[], Span]:
+    def chain(knl, launches: int, glob: tuple[int, int], block: int) -> Callable[[], Span]:
         def launch() -> Span:
             events, src = [], t_in
             for i in range(launches):
@@ -411,7 +415,7 @@ def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     prepared = []
     step = kernel(ctx, "hotspot.cl", "hotspot_step", ("-DSTEPS=1",))
     glob = (rounded_up(width, block), rounded_up(height, block))
-    launch = chain(step, steps, glob)
+    launch = chain(step, steps, glob, block)
     label = f"one launch per step ({steps} launches)"
     prepared.append(Prepared(label, launch, verify_of(launch, steps, label),
                              bytes=12 * cells * steps, flops=13 * cells * steps,
@@ -419,7 +423,7 @@ def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
                                      "steps_per_launch": 0, "launches": steps,
                                      "cells_computed": cells * steps},
                              kernel="hotspot_step"))
-    for k in per_launch:
+    for block, k in ((b, k) for b in blocks for k in per_launch):
         inner = block - 2 * k
         if inner < 1 or steps % k:
             continue
@@ -427,14 +431,14 @@ def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         groups = (-(-width // inner), -(-height // inner))
         glob = (groups[0] * block, groups[1] * block)
         launches = steps // k
-        launch = chain(knl, launches, glob)
+        launch = chain(knl, launches, glob, block)
         label = f"{block} x {block} tiles, {k} step{'s' * (k > 1)} per launch ({launches} launches)"
         computed = groups[0] * groups[1] * block * block * steps
         prepared.append(Prepared(label, launch, verify_of(launch, launches, label),
                                  bytes=12 * cells * launches, flops=13 * computed,
                                  params={"width": width, "height": height, "steps": steps,
                                          "steps_per_launch": k, "launches": launches,
-                                         "cells_computed": computed},
+                                         "block": block, "cells_computed": computed},
                                  kernel="hotspot_tiled"))
     return prepared
 

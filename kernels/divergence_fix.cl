@@ -2,7 +2,7 @@
 // the work-items of a warp take different branches.
 //
 // For every i < n, y[i] is x[i] sent `rounds` times through a step that depends on the parity
-// of i:   even i: v = 0.9f * v + 0.1f        odd i: v = 0.8f * v - 0.2f
+// of i:   even i: v = 0.9f * v + 0.1f        odd i: v = 0.25f * v * v - 0.5f
 //
 // The kernel you start from (kernels/studies/level3.cl, `branches_woven`) is correct:
 //
@@ -12,13 +12,14 @@
 //     if (i % 2 == 0)
 //         for (uint r = 0; r < rounds; ++r) v = 0.9f * v + 0.1f;
 //     else
-//         for (uint r = 0; r < rounds; ++r) v = 0.8f * v - 0.2f;
+//         for (uint r = 0; r < rounds; ++r) v = 0.25f * v * v - 0.5f;
 //     y[i] = v;
 //
 // In a warp, the even work-items run the first loop while the odd ones wait, then the other way
-// round: the warp runs both loops. Two remedies from the training work here: replace the branch
-// by arithmetic or a lookup table (the two steps differ only in their constants), or reorder the
-// work so that all the work-items of a warp take the same branch. The global size may exceed n.
+// round: the warp runs both loops. Remedies from the training: reorder the work so that all the
+// work-items of a warp take the same branch (static thread reordering), or replace the branch by
+// arithmetic with a lookup table (both steps are v = (a v + b) v + c for some a, b, c). The
+// global size may exceed n.
 //
 // Check it with check("divergence_fix"): the verdict measures your kernel beside the one above.
 

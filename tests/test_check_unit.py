@@ -120,7 +120,7 @@ def test_speed_target_is_a_share_of_the_solution_and_a_cpu_is_told_why_it_may_di
     ex = get("transpose")
     assert speed_report(ex, _speed_pass(64.0, 80.0), _Dev(gpu=True))[1] is True  # exactly 80%
     lines, reached = speed_report(ex, _speed_pass(10.0, 80.0), _Dev(gpu=False))
-    assert reached is False and "on a CPU the GPU's rules often do not decide" in lines[-1]
+    assert reached is False and "on a CPU timings vary from run to run" in lines[-1]
 
 
 def test_a_speed_pass_that_failed_says_so_and_decides_nothing():

@@ -247,3 +247,8 @@ def test_a_correct_but_untiled_transpose_passes_with_its_speed_reported(oclgrind
     report = run_check("transpose", TESTS / "slow" / "transpose" / "naive.cl")
     assert report.passed, report.message
     assert "Speed (" in report.message and "the solution reaches" in report.message
+
+
+def test_the_lookup_table_remedy_passes_too(oclgrind_present):
+    report = run_check("divergence_fix", TESTS / "slow" / "divergence_fix" / "table.cl")
+    assert report.passed, report.message

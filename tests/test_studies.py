@@ -28,7 +28,7 @@ SIZES = {
     "hotspot": [dict(width=100, height=70, steps=4, per_launch=(1, 2)),
                 dict(width=64, height=64, steps=8, per_launch=(1, 2, 4)),
                 dict(width=37, height=1, steps=6, per_launch=(3,)),
-                dict(width=53, height=41, steps=6, block=8, per_launch=(1, 2, 3))],
+                dict(width=53, height=41, steps=6, blocks=(8, 32), per_launch=(1, 2, 3))],
 }
 
 # kernels whose result is wrong on a device only by a driver bug (Oclgrind must agree they are
@@ -142,7 +142,8 @@ def test_matvec_launches_as_the_whitepaper_and_filled(cq):
 def test_hotspot_has_a_row_per_launch_shape(cq):
     """One launch per step, then one tiled row for each number of steps per launch that fits."""
     ctx, queue = cq
-    rows = studies.hotspot(ctx, queue, width=64, height=48, steps=8, per_launch=(1, 2, 4, 8))
+    rows = studies.hotspot(ctx, queue, width=64, height=48, steps=8, blocks=(16,),
+                           per_launch=(1, 2, 4, 8))
     shapes = [(p.kernel, p.params["steps_per_launch"], p.params["launches"]) for p in rows]
     # 16 x 16 blocks: 8 steps per launch would leave no inner cells, so that row is left out
     assert shapes == [("hotspot_step", 0, 8), ("hotspot_tiled", 1, 8), ("hotspot_tiled", 2, 4),

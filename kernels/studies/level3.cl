@@ -27,6 +27,6 @@ __kernel void branches_woven(__global const float *x, __global float *y, const u
             v = 0.9f * v + 0.1f;
     else
         for (uint r = 0; r < rounds; ++r)
-            v = 0.8f * v - 0.2f;
+            v = 0.25f * v * v - 0.5f;
     y[i] = v;
 }
