@@ -58,9 +58,10 @@ def report_json(report) -> dict:
     seed, the device and, for a performance exercise, the timings and the device's peaks."""
     from .bench import environment
     from .device import find_device
+    from .kernels import display_path
     dp = report.device_pass
     out = {"exercise": report.name, "passed": report.passed, "message": report.message,
-           "kernel": str(report.kernel_path), "seed": report.seed,
+           "kernel": display_path(report.kernel_path), "seed": report.seed,
            "miscompiled": report.miscompiled}
     if dp is not None:
         out["environment"] = environment(find_device(dp.device))
@@ -93,7 +94,15 @@ def _bench(args: argparse.Namespace) -> int:
         return 2
     run = run_all(args.device, args.only)
     if args.out:
-        Path(args.out).write_text(json.dumps(run, indent=1))
+        out = Path(args.out)
+        if args.merge and out.exists():
+            # each experiment keeps its own provenance; the file's other experiments stay
+            old = json.loads(out.read_text())
+            old["experiments"].update(run["experiments"])
+            old.setdefault("merged", []).append({"experiments": sorted(run["experiments"]),
+                                                 "environment": run["environment"]})
+            run = old
+        out.write_text(json.dumps(run, indent=1))
     print(summary(run))
     return 0
 
@@ -131,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--device", help="a piece of the device's name (default: the course device)")
     p.add_argument("--out", help="write the full results, with provenance, to this JSON file")
     p.add_argument("--only", nargs="+", metavar="EXPERIMENT", help="run only these experiments")
+    p.add_argument("--merge", action="store_true",
+                   help="with --out: replace these experiments in an existing file, keep the others")
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help

@@ -1,23 +1,37 @@
 #!/usr/bin/env bash
 # The level-3 measurements on the reference GPU (issue 12), run from the repository root on the
-# device machine after the set-up line of ../shared/tools/gpu-wheels.sh; results land in $OUT.
-#   transfers, overlap, hotspot: python -m helpers bench (full sizes)
-#   the performance exercises: the check of each solution, and of a correct untiled transpose
-#   the suite's tests of them (small sizes, as in CI)
+# device machine after the set-up line of ../shared/tools/gpu-wheels.sh; results land in $OUT:
+#   nvidia-h100.json          results/nvidia-h100.json with transfers, overlap and hotspot (re)measured
+#   checks-nvidia-h100.json   the check of each performance exercise's solution, and of a correct
+#                             untiled transpose, with their timings (python -m helpers check --json)
+#   pytest.txt, junit.xml     the suite's tests of the new kernels on the GPU (small sizes, as in CI)
 set -u
 OUT=${OUT:?set OUT to a folder for the results}
 export COURSE_CACHE=$OUT/cache
+cp results/nvidia-h100.json "$OUT/nvidia-h100.json"
 python3 -m helpers bench --device nvidia --only transfers overlap hotspot \
-    --out "$OUT/nvidia-h100-level3.json" > "$OUT/bench.txt" 2>&1
+    --out "$OUT/nvidia-h100.json" --merge > "$OUT/bench.txt" 2>&1
 for n in transpose strided_fix divergence_fix; do
-    python3 -m helpers check "$n" --solutions --device nvidia --json > "$OUT/check-$n-solution.json"
+    python3 -m helpers check "$n" --solutions --device nvidia --json > "$OUT/check-$n.json"
 done
 python3 -m helpers check transpose --kernel tests/slow/transpose/naive.cl --device nvidia --json \
     > "$OUT/check-transpose-naive.json"
-COURSE_DEVICE=nvidia python3 -m pytest -q -p no:cacheprovider --junitxml="$OUT/junit.xml" \
-    tests/test_exercises.py tests/test_studies.py tests/test_transfers.py \
-    -k "transpose or strided or divergence or wild_loop or performance or speed or hotspot or saxpy or branches or bandwidth or pinned or overlap" \
+python3 -m helpers check divergence_fix --kernel tests/slow/divergence_fix/table.cl \
+    --device nvidia --json > "$OUT/check-divergence_fix-table.json"
+python3 - "$OUT" <<'PY'
+import json, sys
+from pathlib import Path
+out = Path(sys.argv[1])
+checks = [json.loads(f.read_text()) for f in sorted(out.glob("check-*.json"))]
+(out / "checks-nvidia-h100.json").write_text(json.dumps(
+    {"written_by": "tools/h100_level3.sh: python -m helpers check NAME --json", "checks": checks},
+    indent=1) + "\n")
+for c in checks:
+    print(c["kernel"]); print(c["message"])
+PY
+COURSE_DEVICE=nvidia python3 -m pytest -q -p no:cacheprovider -o addopts="" \
+    --junitxml="$OUT/junit.xml" tests/test_exercises.py tests/test_studies.py tests/test_transfers.py \
+    -k "transpose or strided or divergence or wild_loop or performance or speed or hotspot or saxpy or branches or bandwidth or pinned or overlap or lookup" \
     > "$OUT/pytest.txt" 2>&1
 tail -3 "$OUT/pytest.txt"
-cat "$OUT/bench.txt" | tail -20
-for f in "$OUT"/check-*.json; do python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1]); print(d['message'])" "$f"; done
+tail -25 "$OUT/bench.txt"
