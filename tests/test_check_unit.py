@@ -69,6 +69,22 @@ def test_no_miscompile_verdict_when_oclgrind_did_not_run_the_failing_case():
     assert not r.passed and not r.miscompiled
 
 
+BIG = Case((1 << 20,), (256,), {"n": 1 << 20})  # more work-items than Oclgrind is given
+
+
+def test_a_failing_case_too_big_for_oclgrind_is_refereed_by_the_small_ones_that_also_failed():
+    # seen on the H100: a __constant float3 table read with the wrong stride, wrong at every size
+    r = _verdict(_pass(POCL, [CASE, BIG], [WRONG, WRONG]), _pass(GRIND, [CASE], [RIGHT]))
+    assert r.passed and r.miscompiled, r.message
+    assert "gave wrong results in 2 of 2 cases (Oclgrind re-ran the 1 of them small enough" \
+        in r.message
+
+
+def test_a_big_case_alone_is_never_refereed():
+    r = _verdict(_pass(POCL, [CASE, BIG], [RIGHT, WRONG]), _pass(GRIND, [CASE], [RIGHT]))
+    assert not r.passed and not r.miscompiled
+
+
 def test_no_miscompile_verdict_when_oclgrind_reports_a_problem():
     race = Finding("race", "data race", "Read-write data race", 4, 2, "x", None)
     r = _verdict(_pass(POCL, [CASE], [WRONG]), _pass(GRIND, [CASE], [RIGHT], [race]))
