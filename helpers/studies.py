@@ -432,7 +432,8 @@ def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         glob = (groups[0] * block, groups[1] * block)
         launches = steps // k
         launch = chain(knl, launches, glob, block)
-        label = f"{block} x {block} tiles, {k} step{'s' * (k > 1)} per launch ({launches} launches)"
+        label = (f"{block} x {block} tiles, {k} step{'s' * (k > 1)} per launch ({launches} "
+                 f"launch{'es' * (launches > 1)})")
         computed = groups[0] * groups[1] * block * block * steps
         prepared.append(Prepared(label, launch, verify_of(launch, launches, label),
                                  bytes=12 * cells * launches, flops=13 * computed,
