@@ -71,6 +71,21 @@ def report_json(report) -> dict:
     return out
 
 
+def _grade(args: argparse.Namespace) -> int:
+    from .grade import GradeUsageError, grade, summary
+    try:
+        grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
+                       require_speed=args.require_speed)
+    except GradeUsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    learners = list(dict.fromkeys(g.learner for g in grades))
+    names = list(dict.fromkeys(g.exercise for g in grades))
+    print(summary(grades, learners, names))
+    print(f"\nwritten: {args.out}/grades.csv, {args.out}/details.json, {args.out}/report.html")
+    return 0
+
+
 def _profile(args: argparse.Namespace) -> int:
     from .bench import startup_profile
     result = startup_profile(device=args.device, n=args.n, in_process=True)
@@ -132,6 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--require-speed", action="store_true",
                    help="a performance exercise (transpose, strided_fix, divergence_fix) fails when "
                         "it is correct but below its speed target (also COURSE_REQUIRE_SPEED=1)")
+    p = sub.add_parser("grade", help="grade a class: every learner's kernels, every exercise")
+    p.add_argument("submissions", help="a folder of learners' folders (each with kernels/), or a "
+                                       ".zip/.tar/.tar.gz of them")
+    p.add_argument("--out", default="grades", help="where grades.csv, details.json and report.html "
+                                                   "go (default ./grades)")
+    p.add_argument("--jobs", type=int, help="checks at once (default: the number of cores)")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="grade only these exercises")
+    p.add_argument("--require-speed", action="store_true",
+                   help="performance exercises must reach their speed target (timed one at a time)")
     p = sub.add_parser("profile", help="where the time of a small OpenCL program goes")
     p.add_argument("--device", help="a piece of the device's name")
     p.add_argument("--n", type=int, default=1 << 22, help="floats to copy (default 2^22)")
@@ -147,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
     handler = {"devices": _devices, "exercises": _exercises, "check": _check,
-               "profile": _profile, "bench": _bench}[args.command]
+               "profile": _profile, "bench": _bench, "grade": _grade}[args.command]
     try:
         return handler(args)
     except NoDeviceError as e:

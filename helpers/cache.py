@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 
 CACHE_VARIABLE = "COURSE_CACHE"
@@ -37,7 +38,8 @@ def read(name: str) -> dict:
 def write(name: str, data: dict) -> None:
     """Replace the JSON document ``name`` (written aside, then renamed: never half a file)."""
     path = cache_dir() / f"{name}.json"
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    # one name per process and thread: the grader checks in several threads at once
+    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(data, indent=1))
     tmp.replace(path)
 

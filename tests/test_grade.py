@@ -1,0 +1,124 @@
+"""The grader on a made-up class: learners built from the solutions and the wrong kernels under
+tests/wrong/ (one crashing, one hanging, one missing a file); every cell of grades.csv is checked,
+and so are the sentences for submissions that cannot be graded."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import tarfile
+import zipfile
+
+import pytest
+
+from helpers.grade import GradeUsageError, grade, summary
+from helpers.kernels import SOLUTIONS
+
+from .conftest import TESTS
+
+WRONG = TESTS / "wrong"
+ONLY = ["float_copy", "sum_ints"]
+CLASS = {  # learner -> exercise -> kernel file (None: not handed in), and the expected cell
+    "alice": {"float_copy": (SOLUTIONS / "float_copy.cl", "passed"),
+              "sum_ints": (SOLUTIONS / "sum_ints.cl", "passed")},
+    "bob": {"float_copy": (WRONG / "float_copy" / "local_id.cl", "failed"),
+            "sum_ints": (None, "missing")},
+    "carol": {"float_copy": (WRONG / "float_copy" / "crash.cl", "crashed"),
+              "sum_ints": (WRONG / "sum_ints" / "local_id.cl", "failed")},
+    "dave": {"float_copy": (WRONG / "float_copy" / "endless.cl", "timed out"),
+             "sum_ints": (SOLUTIONS / "sum_ints.cl", "passed")},
+}
+
+
+def make_class(root):
+    for learner, files in CLASS.items():
+        (root / learner / "kernels").mkdir(parents=True)
+        for name, (src, _) in files.items():
+            if src is not None:
+                shutil.copyfile(src, root / learner / "kernels" / f"{name}.cl")
+    return root
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = make_class(tmp_path_factory.mktemp("class"))
+    before = sorted((p.relative_to(root), p.read_bytes()) for p in root.rglob("*") if p.is_file())
+    out = tmp_path_factory.mktemp("grades")
+    grades = grade(root, out, jobs=2, only=ONLY, run_timeout=5, progress=False)
+    after = sorted((p.relative_to(root), p.read_bytes()) for p in root.rglob("*") if p.is_file())
+    return root, out, grades, before == after
+
+
+def test_every_cell_of_the_csv(graded, oclgrind_present):
+    _, out, _, _ = graded
+    with open(out / "grades.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["learner", *ONLY, "passed", "of"]
+    want = [[lr, *(CLASS[lr][n][1] for n in ONLY),
+             str(sum(CLASS[lr][n][1] == "passed" for n in ONLY)), str(len(ONLY))]
+            for lr in sorted(CLASS)]
+    assert rows[1:] == want
+
+
+def test_diagnoses_are_the_checks_own_and_the_submissions_were_not_touched(graded):
+    root, out, grades, untouched = graded
+    assert untouched
+    details = json.loads((out / "details.json").read_text())
+    by = {(g["learner"], g["exercise"]): g for g in details["grades"]}
+    assert "only the first 32 elements were written" in by["bob", "float_copy"]["message"]
+    assert by["bob", "float_copy"]["mistake"].startswith("only the first 32 elements")
+    assert by["alice", "float_copy"]["message"].startswith("✔ float_copy passed")
+    assert by["bob", "sum_ints"]["message"] == "kernels/sum_ints.cl was not handed in"
+    report = (out / "report.html").read_text()
+    assert report.count("<details>") == len(CLASS) * len(ONLY)
+    assert "1 / 4" in report  # float_copy: one learner of four passed
+    text = summary(grades, sorted(CLASS), ONLY)
+    assert "float_copy: 1/4 passed; most common mistake: only the first 32 elements" in text
+
+
+def test_an_archive_of_the_class_grades_the_same(graded, tmp_path):
+    root, out, _, _ = graded
+    archive = tmp_path / "class.tar.gz"
+    with tarfile.open(archive, "w:gz") as t:
+        t.add(root / "alice", arcname="class/alice")
+    again = grade(archive, tmp_path / "out", only=ONLY, progress=False)
+    assert [(g.learner, g.exercise, g.status) for g in again] == \
+        [("alice", "float_copy", "passed"), ("alice", "sum_ints", "passed")]
+
+
+@pytest.mark.parametrize("layout, sentence", [
+    ("empty", "holds no learner folders"),
+    ("no_kernels", "have no kernels/ folder: eve"),
+    ("clash", "differ only in case"),
+    ("escape", "holds a path that leaves its folder"),
+    ("bad_zip", "could not be read as an archive"),
+])
+def test_submissions_that_cannot_be_graded_get_a_sentence(tmp_path, layout, sentence):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    if layout == "no_kernels":
+        (sub / "eve").mkdir()
+    elif layout == "clash":
+        (sub / "Eve" / "kernels").mkdir(parents=True)
+        (sub / "eve" / "kernels").mkdir(parents=True)
+    elif layout == "escape":
+        sub = tmp_path / "class.zip"
+        with zipfile.ZipFile(sub, "w") as z:
+            z.writestr("../evil/kernels/float_copy.cl", "x")
+    elif layout == "bad_zip":
+        sub = tmp_path / "class.zip"
+        sub.write_bytes(b"not a zip")
+    with pytest.raises(GradeUsageError, match=sentence):
+        grade(sub, tmp_path / "out", only=ONLY, progress=False)
+    assert not (tmp_path / "evil").exists()
+
+
+def test_the_command_line_exits_2_with_the_sentence(tmp_path, capsys):
+    from helpers.__main__ import main
+    (tmp_path / "class").mkdir()
+    assert main(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "g")]) == 2
+    assert "holds no learner folders" in capsys.readouterr().err
+    # the grader never writes inside the submissions
+    assert main(["grade", str(tmp_path), "--out", str(tmp_path / "g")]) == 2
+    assert "is inside the submissions" in capsys.readouterr().err
