@@ -75,7 +75,7 @@ def _grade(args: argparse.Namespace) -> int:
     from .grade import GradeUsageError, grade, summary
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
-                       require_speed=args.require_speed)
+                       require_speed=args.require_speed, notebooks=args.notebooks)
     except GradeUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -156,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="+", metavar="NAME", help="grade only these exercises")
     p.add_argument("--require-speed", action="store_true",
                    help="performance exercises must reach their speed target (timed one at a time)")
+    p.add_argument("--notebooks", action="store_true",
+                   help="also run each learner's notebooks/ under nbval (solutions off, small sizes, "
+                        "a time limit per notebook) and report the first failing cell")
     p = sub.add_parser("profile", help="where the time of a small OpenCL program goes")
     p.add_argument("--device", help="a piece of the device's name")
     p.add_argument("--n", type=int, default=1 << 22, help="floats to copy (default 2^22)")

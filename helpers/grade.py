@@ -32,6 +32,8 @@ from pathlib import Path, PurePosixPath
 
 STATUSES = ("passed", "failed", "missing", "crashed", "timed out")
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
+NOTEBOOK_TIMEOUT = 900.0   # seconds for one learner's notebook, all cells
+CELL_TIMEOUT = 300         # seconds for one cell (nbval)
 
 
 class GradeUsageError(ValueError):
@@ -142,9 +144,11 @@ def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
 
 def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | None = None,
           only: list[str] | None = None, require_speed: bool = False,
-          run_timeout: float | None = None, progress: bool = True) -> list[Grade]:
-    """Grade every learner of ``submissions`` on every exercise (or ``only`` these) and write
-    grades.csv, details.json and report.html into ``out``. Returns the grades."""
+          run_timeout: float | None = None, notebooks: bool = False,
+          notebook_timeout: float = NOTEBOOK_TIMEOUT, progress: bool = True) -> list[Grade]:
+    """Grade every learner of ``submissions`` on every exercise (or ``only`` these) and, with
+    ``notebooks``, run each learner's notebooks; write grades.csv, details.json and report.html
+    into ``out``. Returns the grades."""
     from .exercises import exercises, get
     from .progress import Progress
 
@@ -183,15 +187,32 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
                     work.append((learner, name, None))
         grades: list[Grade] = [Grade(lr, ex, "missing", f"kernels/{ex}.cl was not handed in")
                                for lr, ex, path in work if path is None]
+        columns = list(names)
+        notebook_work = []
+        if notebooks:
+            from .kernels import ROOT
+            stems = [nb.stem for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+            columns += [f"notebook {stem}" for stem in stems]
+            for learner, folder in found.items():
+                copy = course_copy(folder, tmp / "courses" / learner)
+                for stem in stems:
+                    nb = copy / "notebooks" / f"{stem}.ipynb"
+                    if nb.is_file():
+                        notebook_work.append((learner, copy, nb))
+                    else:
+                        grades.append(Grade(learner, f"notebook {stem}", "missing",
+                                            f"notebooks/{stem}.ipynb was not handed in"))
         todo = [(lr, ex, path) for lr, ex, path in work if path is not None]
         # a speed target is judged on timings taken one at a time, never beside other checks
         alone = [t for t in todo if require_speed and get(t[1]).performance is not None]
         together = [t for t in todo if t not in alone]
         jobs = max(1, jobs or os.cpu_count() or 1)
-        bar = iter(Progress(range(len(todo)), "grading", enabled=progress))
+        bar = iter(Progress(range(len(todo) + len(notebook_work)), "grading", enabled=progress))
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(grade_one, lr, path, ex, require_speed, run_timeout)
                        for lr, ex, path in together]
+            futures += [pool.submit(grade_notebook, lr, copy, nb, notebook_timeout)
+                        for lr, copy, nb in notebook_work]
             for f in as_completed(futures):
                 grades.append(f.result())
                 next(bar, None)
@@ -199,10 +220,75 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
             grades.append(grade_one(lr, path, ex, require_speed, run_timeout))
             next(bar, None)
         next(bar, None)  # the bar's end
-    order = {n: i for i, n in enumerate(names)}
+    order = {n: i for i, n in enumerate(columns)}
     grades.sort(key=lambda g: (g.learner, order[g.exercise]))
-    write_outputs(grades, list(found), names, out)
+    write_outputs(grades, list(found), columns, out)
     return grades
+
+
+# --------------------------------------------------------------------------------------------------
+# Notebooks
+
+def course_copy(learner_folder: Path, into: Path) -> Path:
+    """A copy of the course in which the learner's kernels and notebooks replace the course's
+    (helpers is copied, not linked: it finds kernels/ next to itself)."""
+    from .kernels import ROOT
+    into.mkdir(parents=True)
+    for part in ("helpers", "kernels", "solutions", "results"):
+        shutil.copytree(ROOT / part, into / part,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for src in (learner_folder / "kernels").glob("*.cl"):
+        shutil.copyfile(src, into / "kernels" / src.name)
+    (into / "notebooks").mkdir()
+    for nb in sorted((learner_folder / "notebooks").glob("*.ipynb")):
+        shutil.copyfile(nb, into / "notebooks" / nb.name)
+    return into
+
+
+def _first_failure(junit: Path) -> tuple[str, str] | None:
+    """The first failing cell of an nbval run (its name and the start of its message), or None."""
+    import xml.etree.ElementTree as ET
+    try:
+        root = ET.parse(junit).getroot()
+    except (OSError, ET.ParseError):
+        return None
+    for case in root.iter("testcase"):
+        for bad in list(case.findall("failure")) + list(case.findall("error")):
+            text = (bad.get("message") or "") + "\n" + (bad.text or "")
+            return case.get("name", "?"), text.strip()[:3000]
+    return None
+
+
+def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float) -> Grade:
+    """Run one of the learner's notebooks under nbval in a child process (solutions off, small
+    sizes, a time limit per cell and for the whole notebook); the first failing cell is the
+    diagnosis."""
+    import subprocess
+    import sys
+    column = f"notebook {notebook.stem}"
+    junit = copy / f"{notebook.stem}.junit.xml"
+    env = {**os.environ, "COURSE_SOLUTIONS": "0", "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
+           "PYTHONPATH": str(copy), "COURSE_CACHE": str(copy / ".cache")}
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+           "--rootdir", str(copy), "--nbval-lax", "--nbval-current-env",
+           f"--nbval-cell-timeout={CELL_TIMEOUT}", f"--junitxml={junit}", str(notebook)]
+    try:
+        run = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True,
+                             timeout=timeout, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        return Grade(learner, column, "timed out",
+                     f"{notebook.name} did not finish within {timeout:g} s")
+    if run.returncode == 0:
+        return Grade(learner, column, "passed", f"{notebook.name}: every cell ran")
+    first = _first_failure(junit)
+    if first is None:
+        tail = "\n".join((run.stdout + run.stderr).strip().splitlines()[-15:])
+        status = "crashed" if run.returncode < 0 else "failed"
+        return Grade(learner, column, status, f"{notebook.name} could not be run:\n{tail}")
+    cell, text = first
+    mistake = _MISTAKE.search(text)
+    return Grade(learner, column, "failed", f"{notebook.name}, first failing cell: {cell}\n{text}",
+                 mistake=mistake.group(1).strip() if mistake else "")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -122,3 +122,28 @@ def test_the_command_line_exits_2_with_the_sentence(tmp_path, capsys):
     # the grader never writes inside the submissions
     assert main(["grade", str(tmp_path), "--out", str(tmp_path / "g")]) == 2
     assert "is inside the submissions" in capsys.readouterr().err
+
+
+def test_notebooks_run_with_the_learners_kernels_and_name_the_first_failing_cell(tmp_path):
+    """Notebook 00 for two learners: one whose float_copy is right, one whose float_copy writes
+    one element per work-group; the solutions are off, so the check cell fails for the second."""
+    from helpers.kernels import ROOT
+    sub = tmp_path / "class"
+    for learner, kernel in (("ann", SOLUTIONS / "float_copy.cl"),
+                            ("ben", WRONG / "float_copy" / "group_id.cl")):
+        (sub / learner / "kernels").mkdir(parents=True)
+        (sub / learner / "notebooks").mkdir()
+        shutil.copyfile(kernel, sub / learner / "kernels" / "float_copy.cl")
+        shutil.copyfile(ROOT / "notebooks" / "00-host-and-device.ipynb",
+                        sub / learner / "notebooks" / "00-host-and-device.ipynb")
+    grades = grade(sub, tmp_path / "out", only=["float_copy"], notebooks=True, progress=False)
+    by = {(g.learner, g.exercise): g for g in grades}
+    assert by["ann", "float_copy"].status == "passed"
+    assert by["ben", "float_copy"].status == "failed"
+    assert by["ann", "notebook 00-host-and-device"].status == "passed", \
+        by["ann", "notebook 00-host-and-device"].message
+    ben = by["ben", "notebook 00-host-and-device"]
+    assert ben.status == "failed" and "first failing cell: Cell" in ben.message
+    assert "one per work-group" in ben.message
+    # every other notebook was not handed in
+    assert by["ann", "notebook 01-parallel-execution"].status == "missing"
