@@ -44,7 +44,7 @@ lab: $(STAMP)
 
 # Every test and every notebook (solutions on, small sizes: conftest.py) on each CPU implementation.
 test: $(STAMP)
-	$(BIN)/ruff check helpers tests browser_tests conftest.py
+	$(BIN)/ruff check helpers tests browser_tests conftest.py tools deploy
 	$(BIN)/python -m tests.every_cpu $(if $(DEVICE),--only "$(DEVICE)")
 
 # JupyterLab in Chromium, driven by Playwright: Debian's chromium is installed with apt when this runs
@@ -63,7 +63,7 @@ devices: $(STAMP)
 	$(BIN)/python -m helpers devices
 
 lint: $(STAMP)
-	$(BIN)/ruff check helpers tests browser_tests conftest.py
+	$(BIN)/ruff check helpers tests browser_tests conftest.py tools deploy
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
