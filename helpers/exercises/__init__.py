@@ -1,0 +1,40 @@
+"""The exercise registry: one record per exercise, and nothing else.
+
+A record says which kernel function to run, with which arguments (buffers, scalars, local memory),
+on which launch configurations (cases), from which random inputs, and what numpy says the answer is.
+It may also name typical mistakes as models of the output they produce, and hints. The checker
+(:mod:`helpers.check`) is generic: a new exercise is a new record in its level's module
+(``level0`` .. ``level3``), not new machinery; :mod:`.model` holds what the records are made of.
+"""
+
+from __future__ import annotations
+
+from . import level0, level1, level2, level3  # noqa: F401  (each registers its records)
+from .model import (
+    REGISTRY,
+    Buffer,
+    Case,
+    Exercise,
+    FindingHint,
+    Inputs,
+    LocalMem,
+    Mistake,
+    Outputs,
+    Performance,
+    Scalar,
+    exercises,
+    get,
+    load_registry_file,
+    one_d_cases,
+    random_floats,
+    random_ints,
+    register,
+    rounded_up,
+    two_d_case,
+    unwritten,
+)
+
+__all__ = ["REGISTRY", "Buffer", "Case", "Exercise", "FindingHint", "Inputs", "LocalMem", "Mistake",
+           "Outputs", "Performance", "Scalar", "exercises", "get", "load_registry_file",
+           "one_d_cases", "random_floats", "random_ints", "register", "rounded_up", "two_d_case",
+           "unwritten"]

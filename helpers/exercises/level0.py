@@ -1,0 +1,48 @@
+"""Level 0 (notebook 00): float_copy, the hello world of OpenCL."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    Inputs,
+    Outputs,
+    Scalar,
+    one_d_cases,
+    random_floats,
+    register,
+    wrong_index_mistakes,
+)
+
+
+def _copy(case: Case, inputs: Inputs) -> Outputs:
+    return {"dst": inputs["src"].copy()}
+
+
+register(Exercise(
+    name="float_copy",
+    title="Copy a buffer of floats: one work-item per element",
+    notebook="00-host-and-device",
+    args=(
+        Buffer("src", np.float32, "in", lambda c: c["n"]),
+        Buffer("dst", np.float32, "out", lambda c: c["n"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+    ),
+    cases=one_d_cases([(1, 64), (100, 32), (1000, 256), (4096, 64), (777, 128), (5, 1),
+                       (1 << 20, 256), ((1 << 20) + 3, 128)]),
+    make_inputs=lambda case, rng: {"src": random_floats(rng, case["n"])},
+    reference=_copy,
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "get_global_id(0) is this work-item's number in the whole range: use it as the element "
+        "index.",
+        "The global size is rounded up to a multiple of the work-group size, so some work-items "
+        "have no element: do nothing when i >= n.",
+        "The whole body is two lines: the index, then a guarded store dst[i] = src[i].",
+    ),
+    mistakes=wrong_index_mistakes("dst", _copy),
+))

@@ -1,0 +1,95 @@
+"""Level 1 (notebook 01): sum_ints and sum_ints_multi, parallel execution."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    Inputs,
+    Mistake,
+    Outputs,
+    Scalar,
+    first_written,
+    grid_stride_details,
+    one_d_cases,
+    random_ints,
+    register,
+    wrong_index_mistakes,
+)
+
+
+def _sum(case: Case, inputs: Inputs) -> Outputs:
+    return {"c": inputs["a"] + inputs["b"]}
+
+
+def _sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"a": random_ints(rng, case["n"]), "b": random_ints(rng, case["n"])}
+
+
+_SUM_ARGS = (
+    Buffer("a", np.int32, "in", lambda c: c["n"]),
+    Buffer("b", np.int32, "in", lambda c: c["n"]),
+    Buffer("c", np.int32, "out", lambda c: c["n"]),
+    Scalar("n", np.uint32, lambda c: c["n"]),
+)
+
+register(Exercise(
+    name="sum_ints",
+    title="Add two lists of ints: c[i] = a[i] + b[i]",
+    notebook="01-parallel-execution",
+    args=_SUM_ARGS,
+    cases=one_d_cases([(1, 64), (100, 32), (1000, 256), (4096, 64), (777, 128), (5, 1),
+                       (1 << 20, 256), ((1 << 20) + 3, 128)]),
+    make_inputs=_sum_inputs,
+    reference=_sum,
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "One work-item per element, as in float_copy: i = get_global_id(0).",
+        "The global size may be larger than n: store only when i < n.",
+    ),
+    mistakes=wrong_index_mistakes("c", _sum),
+))
+
+
+def _multi_cases() -> tuple[Case, ...]:
+    """Fewer work-items than elements; n a multiple of the global size or not."""
+    rows = [(1000, 64, 16), (4096, 512, 128), (777, 128, 32), (100, 32, 32), (3000, 96, 8),
+            (5, 1, 1), (1 << 20, 4096, 256), ((1 << 20) + 3, 8192, 128)]
+    return tuple(Case((g,), (loc,), {"n": n}, small=n <= 4096) for n, g, loc in rows)
+
+
+register(Exercise(
+    name="sum_ints_multi",
+    title="Add two lists of ints with fewer work-items than elements",
+    notebook="01-parallel-execution",
+    args=_SUM_ARGS,
+    cases=_multi_cases(),
+    make_inputs=_sum_inputs,
+    reference=_sum,
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "The range no longer has one work-item per element: get_global_size(0) work-items share n "
+        "elements, so each one loops.",
+        "Start at i = get_global_id(0) and step by get_global_size(0) while i < n: neighbouring "
+        "work-items then touch neighbouring elements at every step (a grid-stride loop).",
+        "n need not be a multiple of the global size: a loop bound of n / get_global_size(0) "
+        "steps rounds down and leaves the last elements out.",
+    ),
+    mistakes=(
+        Mistake("one element each", first_written(lambda c: c.global_size[0], "c", _sum),
+                "only the first {global_} elements were written, one per work-item: here there "
+                "are fewer work-items than elements, so each work-item must loop over several "
+                "(i, i + get_global_size(0), i + 2 * get_global_size(0), ... while i < n)"),
+        Mistake("leftover", first_written(lambda c: c["n"] // c.global_size[0] * c.global_size[0],
+                                           "c", _sum),
+                "the last {leftover} elements were not written: n = {n} is not a multiple of the "
+                "global size {global_}, and n / {global_} = {per} steps per work-item covers only "
+                "{covered} elements. Loop while the index is below n instead of counting steps",
+                details=grid_stride_details),
+    ),
+))

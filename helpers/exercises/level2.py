@@ -1,0 +1,357 @@
+"""Level 2 (notebooks 02-04): query_work_space, the erosions (global memory, a tile in local
+memory, 2-D) and matrix_vector."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..ndrange import QUERIES, query_values
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    FindingHint,
+    Inputs,
+    LocalMem,
+    Mistake,
+    Outputs,
+    Scalar,
+    random_floats,
+    register,
+    rounded_up,
+    two_d_case,
+)
+
+# Level 2: query_work_space (2-D).
+
+def _query_grid(case: Case, query: int) -> np.ndarray:
+    return query_values(case.global_size, case.local_size, query)
+
+
+def _returned(k: int) -> Callable[[Case, Inputs], Outputs]:
+    return lambda case, inputs: {"out": _query_grid(case, k).ravel()}
+
+
+def _transposed(case: Case, inputs: Inputs) -> Outputs:
+    # out[get_global_id(0) * get_global_size(1) + get_global_id(1)]: the grid stored column by column
+    return {"out": _query_grid(case, case["query"]).T.ravel()}
+
+
+def _query_details(case: Case) -> dict:
+    return {"asked": QUERIES[case["query"]]}
+
+
+def _query_cases() -> tuple[Case, ...]:
+    shapes = [((16, 8), (4, 2)), ((12, 20), (4, 5)), ((32, 24), (8, 8)), ((7, 3), (7, 1))]
+    return tuple(Case(g, loc, {"query": q}, small=True) for q in range(13) for g, loc in shapes)
+
+
+def _query_mistakes() -> tuple[Mistake, ...]:
+    returned = tuple(
+        Mistake(f"returned {name}", _returned(k),
+                f"you returned {name} where {{asked}} was asked (query number {{query}}): check "
+                f"which function each query number maps to", details=_query_details)
+        for k, name in enumerate(QUERIES)
+    )
+    return returned + (Mistake(
+        "transposed", _transposed,
+        "the values are right but stored transposed: out[get_global_id(0) * get_global_size(1) + "
+        "get_global_id(1)] was written where out[get_global_id(1) * get_global_size(0) + "
+        "get_global_id(0)] is asked (dimension 0 is the column, so rows are get_global_size(0) "
+        "long)"),)
+
+
+register(Exercise(
+    name="query_work_space",
+    title="Write what each query function returns, for every work-item of a 2-D range",
+    notebook="02-work-groups",
+    args=(
+        Buffer("out", np.int32, "out", lambda c: c.work_items,
+               shape=lambda c: (c.global_size[1], c.global_size[0])),
+        Scalar("query", np.int32, lambda c: c["query"]),
+    ),
+    cases=_query_cases(),
+    make_inputs=lambda case, rng: {},
+    reference=lambda case, inputs: {"out": _query_grid(case, case["query"]).ravel()},
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "A switch (or a chain of ifs) on query picks the function: 0 get_global_id(0), "
+        "1 get_global_id(1), 2 get_global_size(0), ... in the order of the table in the notebook.",
+        "The element of this work-item is out[get_global_id(1) * get_global_size(0) + "
+        "get_global_id(0)]: dimension 0 runs along a row.",
+    ),
+    mistakes=_query_mistakes(),
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Level 2: erosion, in 1-D (global memory, then a tile in local memory) and in 2-D.
+
+def _erode_1d(x: np.ndarray, radius: int, lo: int = 0, hi: int | None = None) -> np.ndarray:
+    """Minimum over the window [i - radius, i + hi] clipped to the data (hi defaults to radius)."""
+    hi = radius if hi is None else hi
+    n = x.size
+    padded = np.concatenate([np.full(radius, np.inf), x.astype(np.float64), np.full(radius, np.inf)])
+    out = np.full(n, np.inf)
+    for k in range(lo, radius + hi + 1):
+        out = np.minimum(out, padded[k:k + n])
+    return out.astype(np.float32)
+
+
+def _erosion_1d(case: Case, inputs: Inputs) -> Outputs:
+    return {"out": _erode_1d(inputs["in"], case["radius"])}
+
+
+def _borders_skipped_1d(case: Case, inputs: Inputs) -> Outputs:
+    n, r = case["n"], case["radius"]
+    got = _erosion_1d(case, inputs)["out"].astype(np.float64)
+    got[:min(r, n)] = np.nan
+    got[max(n - r, 0):] = np.nan
+    return {"out": got}
+
+
+def _window_short(case: Case, inputs: Inputs) -> Outputs:
+    if case["radius"] == 0:
+        raise ValueError("no window to shorten")
+    return {"out": _erode_1d(inputs["in"], case["radius"], hi=case["radius"] - 1)}
+
+
+def _near_group_edges(case: Case, bad: np.ndarray) -> bool:
+    """Every wrong element lies within radius of its work-group's block edge (halo not loaded)."""
+    loc, r = case.local_size[0], case["radius"]
+    # The pattern only says something when a group has an interior (loc > 2r) that holds data.
+    if bad.size == 0 or loc <= 2 * r or r == 0 or case["n"] <= r:
+        return False
+    pos = bad % loc
+    return bool(np.all((pos < r) | (pos >= loc - r)))
+
+
+_CLIPPING = ("the window is not clipped at the borders: j must stay within 0 .. n - 1. Careful with "
+             "i - radius on a uint: below 0 it wraps around to a huge index")
+
+_EROSION_1D_HINTS = (
+    "Each output element is the minimum of the input over the window i - radius .. i + radius "
+    "(2 * radius + 1 elements, both ends included).",
+    "Clip the window to the data: from max(i, radius) - radius to min(i + radius, n - 1). Work in "
+    "int, or compare before subtracting: i - radius on a uint wraps around below 0.",
+    "Start the minimum at the element itself, or at INFINITY, and use fmin.",
+)
+
+
+def _erosion_1d_cases() -> tuple[Case, ...]:
+    rows = [(1, 64, 1), (100, 32, 0), (1000, 256, 3), (4096, 64, 7), (777, 128, 2), (5, 1, 4),
+            (300, 16, 20), (1 << 20, 256, 5), ((1 << 20) + 3, 128, 16)]
+    return tuple(Case((rounded_up(n, loc),), (loc,), {"n": n, "radius": r}, small=n <= 4096)
+                 for n, loc, r in rows)
+
+
+_EROSION_1D_MISTAKES = (
+    Mistake("borders skipped", _borders_skipped_1d,
+            "the {radius} element(s) at each end were not written: near the borders the window "
+            "must be clipped to the data (j from max(0, i - radius) to min(n - 1, i + radius)), "
+            "not skipped"),
+    Mistake("window one short", _window_short,
+            "the window stops one element short: it covers i - radius .. i + radius - 1, but both "
+            "ends belong to it (2 * radius + 1 elements: j <= i + radius)"),
+)
+
+register(Exercise(
+    name="erosion_1d",
+    title="Erosion of a list: the minimum over a window, in global memory",
+    notebook="03-local-memory",
+    args=(
+        Buffer("in", np.float32, "in", lambda c: c["n"]),
+        Buffer("out", np.float32, "out", lambda c: c["n"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+        Scalar("radius", np.uint32, lambda c: c["radius"]),
+    ),
+    cases=_erosion_1d_cases(),
+    make_inputs=lambda case, rng: {"in": random_floats(rng, case["n"])},
+    reference=_erosion_1d,
+    rtol=0.0,
+    atol=0.0,
+    hints=_EROSION_1D_HINTS,
+    mistakes=_EROSION_1D_MISTAKES,
+    finding_hints=(FindingHint("out_of_bounds_read", _CLIPPING, "global"),),
+))
+
+register(Exercise(
+    name="erosion_1d_local",
+    title="Erosion of a list with a tile in local memory",
+    notebook="03-local-memory",
+    args=(
+        Buffer("in", np.float32, "in", lambda c: c["n"]),
+        Buffer("out", np.float32, "out", lambda c: c["n"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+        Scalar("radius", np.uint32, lambda c: c["radius"]),
+        LocalMem("tile", np.float32, lambda c: c.local_size[0] + 2 * c["radius"]),
+    ),
+    cases=_erosion_1d_cases(),
+    make_inputs=lambda case, rng: {"in": random_floats(rng, case["n"])},
+    reference=_erosion_1d,
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "The work-group's block of get_local_size(0) elements needs radius more on each side: the "
+        "halo. tile[k] holds in[group start - radius + k], for k from 0 to local size + 2 * radius.",
+        "Load with a loop, k = get_local_id(0), k += get_local_size(0): it works for any radius, "
+        "even one larger than the work-group. Outside the data, store INFINITY (it never wins a "
+        "minimum).",
+        "barrier(CLK_LOCAL_MEM_FENCE) after loading: no work-item may read the tile before all of "
+        "them have written their part. Keep the barrier outside any if: every work-item must reach "
+        "it, including those past n.",
+    ),
+    mistakes=_EROSION_1D_MISTAKES + (
+        Mistake("halo not loaded", None,
+                "every wrong element lies within {radius} of its work-group's edge: the halo (the "
+                "radius elements on each side of the group's block) was not loaded into the tile",
+                wrong_at=_near_group_edges),
+    ),
+    finding_hints=(
+        FindingHint("race", "barrier missing: work-items read the tile before the others have "
+                    "finished writing it; put barrier(CLK_LOCAL_MEM_FENCE) between loading the "
+                    "tile and reading it", "local"),
+        FindingHint("uninitialized", "the window reads tile elements that no work-item wrote: is "
+                    "the halo loaded, on both sides?"),
+        FindingHint("divergent_barrier", "the barrier is inside a branch (if (i < n) ...?): every "
+                    "work-item of the group must reach it, so keep it outside any condition"),
+        FindingHint("out_of_bounds_read", _CLIPPING, "global"),
+        FindingHint("out_of_bounds_write", "the tile holds local size + 2 * radius floats: an index "
+                    "into it went past that", "local"),
+    ),
+))
+
+
+def _erosion_2d(case: Case, inputs: Inputs) -> Outputs:
+    w, h, r = case["width"], case["height"], case["radius"]
+    img = inputs["in"].reshape(h, w).astype(np.float64)
+    padded = np.pad(img, r, constant_values=np.inf)
+    out = np.full((h, w), np.inf)
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            out = np.minimum(out, padded[dy:dy + h, dx:dx + w])
+    return {"out": out.astype(np.float32).ravel()}
+
+
+def _rows_only(case: Case, inputs: Inputs) -> Outputs:
+    w, h, r = case["width"], case["height"], case["radius"]
+    img = inputs["in"].reshape(h, w)
+    return {"out": np.stack([_erode_1d(row, r) for row in img]).ravel()}
+
+
+def _frame_skipped(case: Case, inputs: Inputs) -> Outputs:
+    w, h, r = case["width"], case["height"], case["radius"]
+    got = _erosion_2d(case, inputs)["out"].astype(np.float64).reshape(h, w)
+    mask = np.ones((h, w), dtype=bool)
+    mask[r:h - r, r:w - r] = False
+    got[mask] = np.nan
+    return {"out": got.ravel()}
+
+
+def _erosion_2d_cases() -> tuple[Case, ...]:
+    rows = [(16, 8, 4, 4, 1), (33, 17, 8, 4, 2), (100, 60, 16, 16, 3), (7, 5, 1, 1, 2),
+            (1, 1, 8, 8, 1), (40, 3, 8, 2, 0), (512, 300, 16, 8, 4), (640, 480, 32, 8, 2)]
+    return tuple(two_d_case(w, h, (lx, ly), {"width": w, "height": h, "radius": r})
+                 for w, h, lx, ly, r in rows)
+
+
+register(Exercise(
+    name="erosion_2d",
+    title="Erosion of an image: the minimum over a square window",
+    notebook="03-local-memory",
+    args=(
+        Buffer("in", np.float32, "in", lambda c: c["width"] * c["height"],
+               shape=lambda c: (c["height"], c["width"])),
+        Buffer("out", np.float32, "out", lambda c: c["width"] * c["height"],
+               shape=lambda c: (c["height"], c["width"])),
+        Scalar("width", np.uint32, lambda c: c["width"]),
+        Scalar("height", np.uint32, lambda c: c["height"]),
+        Scalar("radius", np.uint32, lambda c: c["radius"]),
+    ),
+    cases=_erosion_2d_cases(),
+    make_inputs=lambda case, rng: {"in": random_floats(rng, case["width"] * case["height"])},
+    reference=_erosion_2d,
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "x = get_global_id(0) is the column, y = get_global_id(1) the row; the pixel is "
+        "in[y * width + x]. The range is rounded up in both dimensions: guard x < width && "
+        "y < height.",
+        "Two nested loops over the window, each clipped to the image as in erosion_1d.",
+    ),
+    mistakes=(
+        Mistake("frame skipped", _frame_skipped,
+                "the pixels within {radius} of the image's edge were not written: clip the window "
+                "to the image instead of skipping the border"),
+        Mistake("rows only", _rows_only,
+                "each pixel holds the minimum over its row's window only: erosion takes the "
+                "minimum over the whole (2 * radius + 1) x (2 * radius + 1) square, rows above and "
+                "below included"),
+    ),
+    finding_hints=(FindingHint("out_of_bounds_read", _CLIPPING.replace("0 .. n - 1", "the image"),
+                               "global"),),
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Level 2: matrix_vector, the exercise behind the throughput-versus-work study.
+
+def _matrix_vector(case: Case, inputs: Inputs, times: int | None = None,
+                   by_row: bool = False) -> Outputs:
+    rows, cols = case["rows"], case["cols"]
+    a = inputs["a"].reshape(rows, cols).copy()
+    b = inputs["b"][:rows, None] if by_row else inputs["b"][None, :]
+    if by_row and rows > cols:
+        raise ValueError("b has no element for every row")
+    for _ in range(case["repeat"] if times is None else times):
+        a = a + a * b  # float32 throughout, as on the device
+    return {"a": a.ravel()}
+
+
+def _matrix_vector_cases() -> tuple[Case, ...]:
+    rows = [(4, 8, 8, 4, 1), (33, 50, 16, 4, 3), (100, 7, 8, 8, 2), (1, 1, 1, 1, 5),
+            (64, 64, 32, 1, 0), (20, 200, 64, 2, 4), (1000, 1100, 32, 8, 4), (257, 513, 16, 16, 10)]
+    return tuple(two_d_case(cols, r, (lx, ly), {"rows": r, "cols": cols, "repeat": rep})
+                 for r, cols, lx, ly, rep in rows)
+
+
+register(Exercise(
+    name="matrix_vector",
+    title="Update every element of a matrix with a vector, repeat times",
+    notebook="04-matrix-vector",
+    args=(
+        Buffer("a", np.float32, "inout", lambda c: c["rows"] * c["cols"],
+               shape=lambda c: (c["rows"], c["cols"])),
+        Buffer("b", np.float32, "in", lambda c: c["cols"]),
+        Scalar("rows", np.uint32, lambda c: c["rows"]),
+        Scalar("cols", np.uint32, lambda c: c["cols"]),
+        Scalar("repeat", np.uint32, lambda c: c["repeat"]),
+    ),
+    cases=_matrix_vector_cases(),
+    make_inputs=lambda case, rng: {
+        "a": random_floats(rng, case["rows"] * case["cols"], -10.0, 10.0),
+        # (1 + b) stays near 1: a thousand rounds neither overflow nor sink into subnormal
+        # numbers, which a CPU computes many times slower (and would spoil the sweep)
+        "b": random_floats(rng, case["cols"], -0.01, 0.01),
+    },
+    reference=_matrix_vector,
+    rtol=2e-5,
+    atol=1e-5,
+    hints=(
+        "j = get_global_id(0) is the column, i = get_global_id(1) the row; the element is "
+        "a[i * cols + j]. Guard i < rows && j < cols: the range is rounded up.",
+        "Read a[i][j] and b[j] once into private variables, loop repeat times on the private copy, "
+        "and store once at the end: the loop then never touches global memory.",
+    ),
+    mistakes=(
+        Mistake("applied once", lambda c, i: _matrix_vector(c, i, times=1),
+                "a was updated once: the update must be applied repeat = {repeat} times (a loop "
+                "in the kernel)"),
+        Mistake("b by row", lambda c, i: _matrix_vector(c, i, by_row=True),
+                "b was indexed by the row: in a[i][j] += a[i][j] * b[j], b's index is the column "
+                "j = get_global_id(0)"),
+    ),
+))

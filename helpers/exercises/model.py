@@ -1,0 +1,311 @@
+"""The machinery every exercise record uses: launch cases, arguments, mistake models, hints, the
+performance target, the record itself, the registry, and the helpers that several levels share.
+
+A record says which kernel function to run, with which arguments (buffers, scalars, local memory),
+on which launch configurations (cases), from which random inputs, and what numpy says the answer is.
+It may also name typical mistakes as models of the output they produce, and hints. The checker
+(:mod:`helpers.check`) is generic: a new exercise is a new record here, not new machinery.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+Inputs = dict[str, np.ndarray]
+Outputs = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One launch configuration and the sizes that go with it.
+
+    :arg global_size: the NDRange, one entry per dimension.
+    :arg local_size: the work-group shape (same dimensions as ``global_size``).
+    :arg params: the exercise's sizes and scalars (``n``, ``radius``, ...).
+    :arg small: small enough to run on Oclgrind as well.
+    """
+
+    global_size: tuple[int, ...]
+    local_size: tuple[int, ...]
+    params: dict[str, int] = field(default_factory=dict)
+    small: bool = False
+
+    def __getitem__(self, key: str) -> int:
+        return self.params[key]
+
+    def label(self) -> str:
+        sizes = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        g = "x".join(map(str, self.global_size))
+        loc = "x".join(map(str, self.local_size))
+        return f"{sizes}, global {g}, local {loc}"
+
+    def key(self) -> tuple:
+        """What identifies the case (a Case holds a dict, so it is not hashable itself)."""
+        return (self.global_size, self.local_size, tuple(sorted(self.params.items())))
+
+    def to_json(self) -> dict:
+        return {"global_size": list(self.global_size), "local_size": list(self.local_size),
+                "params": dict(self.params), "small": self.small}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Case:
+        return cls(tuple(d["global_size"]), tuple(d["local_size"]), dict(d["params"]), d["small"])
+
+    @property
+    def work_items(self) -> int:
+        return int(np.prod(self.global_size))
+
+    @property
+    def num_groups(self) -> tuple[int, ...]:
+        return tuple(g // max(loc, 1) for g, loc in zip(self.global_size, self.local_size, strict=True))
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """A global-memory argument. ``role``: read (``in``), written (``out``) or both (``inout``)."""
+
+    name: str
+    dtype: type
+    role: Literal["in", "out", "inout"]
+    length: Callable[[Case], int]
+    shape: Callable[[Case], tuple[int, int]] | None = None  # (rows, columns) of a 2-D buffer
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A by-value argument, e.g. ``const uint n``."""
+
+    name: str
+    dtype: type
+    value: Callable[[Case], int | float]
+
+    def kernel_arg(self, case: Case) -> np.generic:
+        return np.dtype(self.dtype).type(self.value(case))
+
+
+@dataclass(frozen=True)
+class LocalMem:
+    """A ``__local`` pointer argument of ``length(case)`` elements of ``dtype``."""
+
+    name: str
+    dtype: type
+    length: Callable[[Case], int]
+
+    def kernel_arg(self, case: Case):
+        import pyopencl as cl
+        return cl.LocalMemory(np.dtype(self.dtype).itemsize * max(self.length(case), 1))
+
+
+Arg = Buffer | Scalar | LocalMem
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A typical mistake, recognized by the outputs it produces.
+
+    Either ``model(case, inputs)`` returns the outputs such a kernel leaves, with NaN for an element
+    it never writes (see :func:`unwritten`), and the mistake is named when the outputs match it
+    everywhere; or ``wrong_at(case, bad)`` says whether the flat indices ``bad`` of the wrong or
+    unwritten elements of the first output have the mistake's pattern (for mistakes whose values are
+    garbage, e.g. a halo never loaded). The learner then reads ``message``, formatted with the case's
+    params, its ``local``, ``groups`` and ``global_`` sizes, and whatever ``details(case)`` adds.
+    """
+
+    name: str
+    model: Callable[[Case, Inputs], Outputs] | None
+    message: str
+    wrong_at: Callable[[Case, np.ndarray], bool] | None = None
+    details: Callable[[Case], dict] | None = None
+
+
+@dataclass(frozen=True)
+class FindingHint:
+    """What an Oclgrind report of ``kind`` (in ``memory``: "local", "global" or any) most likely
+    means in this exercise, e.g. a race on local memory in a tiled kernel: a missing barrier."""
+
+    kind: str
+    message: str
+    memory: str | None = None
+
+
+def unwritten(length: int) -> np.ndarray:
+    """An output model where no element is written yet (NaN marks 'not written')."""
+    return np.full(length, np.nan)
+
+
+@dataclass(frozen=True)
+class Performance:
+    """How the check measures a level-3 performance exercise once it is correct.
+
+    :arg case: the launch it times (``small``: the one it times with the small switch on).
+    :arg peak: the device peak the speed is a share of: ``"copy"`` (GB/s of the bytes the
+        kernel must move, against the measured copy bandwidth) or ``"compute"`` (GFLOP/s of
+        ``flops(case)``, against the measured multiply-add peak).
+    :arg given: ``(file under kernels/studies/, kernel)``: the slow kernel the exercise starts
+        from, timed beside the learner's (same arguments).
+    """
+
+    case: Case
+    small: Case
+    peak: Literal["copy", "compute"] = "copy"
+    flops: Callable[[Case], float] | None = None
+    given: tuple[str, str] | None = None
+    # reaching the target: at least this share of the solution's speed on the same device
+    target: float = 0.8
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of the course (see DESIGN.md section 4 for the contracts)."""
+
+    name: str
+    title: str
+    notebook: str
+    args: tuple[Arg, ...]
+    cases: tuple[Case, ...]
+    make_inputs: Callable[[Case, np.random.Generator], Inputs]
+    reference: Callable[[Case, Inputs], Outputs]
+    hints: tuple[str, ...] = ()
+    mistakes: tuple[Mistake, ...] = ()
+    finding_hints: tuple[FindingHint, ...] = ()
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    kernel: str = ""
+    # Compare only this view of the first output, e.g. the total of per-work-group partial sums
+    # whose split among the work-groups is the kernel's choice; ``view_label`` names it.
+    view: Callable[[Case, np.ndarray], np.ndarray] | None = None
+    view_label: str = ""
+    # A study kernel checked by the same engine (not an exercise: no skeleton, not listed):
+    # the file under kernels/studies/ that holds it.
+    study_file: str = ""
+    # A level-3 performance exercise: the check also times it (see Performance).
+    performance: Performance | None = None
+
+    @property
+    def function(self) -> str:
+        """The kernel function's name (the exercise's name unless the record says otherwise)."""
+        return self.kernel or self.name
+
+    def buffers(self) -> list[Buffer]:
+        return [a for a in self.args if isinstance(a, Buffer)]
+
+    def outputs(self) -> list[Buffer]:
+        return [a for a in self.args if isinstance(a, Buffer) and a.role != "in"]
+
+
+REGISTRY: dict[str, Exercise] = {}
+
+
+def exercises() -> list[Exercise]:
+    """The learner's exercises (the registry less the study kernels it also checks)."""
+    return [ex for ex in REGISTRY.values() if not ex.study_file]
+
+
+def register(ex: Exercise) -> Exercise:
+    """Add (or replace) a record."""
+    REGISTRY[ex.name] = ex
+    return ex
+
+
+def get(name: str) -> Exercise:
+    """The record of exercise ``name``; KeyError with the known names otherwise."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(REGISTRY)) or "none"
+        raise KeyError(f"There is no exercise named {name!r}. Exercises: {known}.") from None
+
+
+def load_registry_file(path: str | Path) -> None:
+    """Import a Python file that registers more exercises (an instructor's own, or a test's)."""
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location(f"course_registry_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+
+def rounded_up(n: int, multiple: int) -> int:
+    """``n`` rounded up to a multiple of ``multiple`` (a global size that covers n elements)."""
+    return -(-n // multiple) * multiple
+
+
+def random_floats(rng: np.random.Generator, n: int, low: float = -100.0,
+                  high: float = 100.0) -> np.ndarray:
+    """Random float32 values that are never zero (a kernel that writes nothing cannot pass)."""
+    x = rng.uniform(low, high, n).astype(np.float32)
+    x[x == 0] = 1.0
+    return x
+
+
+def random_ints(rng: np.random.Generator, n: int, bound: int = 1 << 20) -> np.ndarray:
+    """Random int32 values in (-bound, bound), never zero; sums of two cannot overflow."""
+    x = rng.integers(-bound + 1, bound, n).astype(np.int32)
+    x[x == 0] = 1
+    return x
+
+
+def two_d_case(width: int, height: int, local: tuple[int, int], params: dict[str, int],
+               small_up_to: int = 8192) -> Case:
+    """A 2-D case over a width x height grid (dimension 0 = column), the range rounded up to the
+    work-group shape in both dimensions."""
+    return Case((rounded_up(width, local[0]), rounded_up(height, local[1])), local, params,
+                small=width * height <= small_up_to)
+
+
+def one_d_cases(sizes_and_locals: list[tuple[int, int]], small_up_to: int = 4096) -> tuple[Case, ...]:
+    """1-D cases over ``n`` elements with the global size rounded up to the local size."""
+    return tuple(
+        Case((rounded_up(n, loc),), (loc,), {"n": n}, small=n <= small_up_to)
+        for n, loc in sizes_and_locals
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Mistakes that several exercises share.
+
+def first_written(count: Callable[[Case], int], out: str,
+                   reference: Callable[[Case, Inputs], Outputs]) -> Callable[[Case, Inputs], Outputs]:
+    """Model of a kernel that writes the first ``count(case)`` elements of ``out`` rightly and
+    no more (indexed by get_local_id or get_group_id, or one element per work-item, ...)."""
+
+    def model(case: Case, inputs: Inputs) -> Outputs:
+        right = reference(case, inputs)[out]
+        got = unwritten(right.size)
+        k = min(count(case), right.size)
+        got[:k] = right[:k]
+        return {out: got}
+
+    return model
+
+
+def wrong_index_mistakes(out: str, reference: Callable[[Case, Inputs], Outputs]
+                          ) -> tuple[Mistake, ...]:
+    return (
+        Mistake("local id", first_written(lambda c: c.local_size[0], out, reference),
+                "only the first {local} elements were written, the size of one work-group: "
+                "get_local_id(0) counts inside a work-group; the element index is "
+                "get_global_id(0)"),
+        Mistake("group id", first_written(lambda c: c.num_groups[0], out, reference),
+                "only the first {groups} elements were written, one per work-group: "
+                "get_group_id(0) numbers work-groups; the element index is get_global_id(0)"),
+    )
+
+def study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) -> Exercise:
+    """The record that checks study kernel ``function`` of kernels/studies/FILE against the
+    contract of exercise ``base`` on ``cases`` (launches that kernel supports)."""
+    return register(replace(get(base), name=f"{base}:{function}", kernel=function,
+                            title=f"study kernel {function} ({file})", cases=cases,
+                            study_file=file, mistakes=(), performance=None))
+
+
+def grid_stride_details(case: Case) -> dict:
+    """The numbers a diagnosis of a grid-stride loop names: elements per work-item, the
+    leftover after whole rounds, and how many whole rounds cover."""
+    n, g = case["n"], case.global_size[0]
+    return {"per": n // g, "leftover": n % g, "covered": n // g * g}
