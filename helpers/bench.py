@@ -1,5 +1,7 @@
-"""Timing: kernels measured with profiling events (warm-up, repeats, median), and the start-up profile
-of a small OpenCL program (where the time goes, after Du et al. 2011, Fig. 3).
+"""The course's measurements: the start-up profile of a small OpenCL program (where the time goes,
+after Du et al. 2011, Fig. 3), the device's peaks, the sweeps of the notebooks, and the experiments
+``python -m helpers bench`` runs and records in results/. The timing primitives are in
+:mod:`helpers.timing` (and reachable here, as ``bench.time_kernel``).
 
 Every result carries its provenance (:func:`environment`): device, driver, versions and the date.
 Timings are measurements to show and record, never assertions.
@@ -7,73 +9,33 @@ Timings are measurements to show and record, never assertions.
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
-import platform
 import secrets
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
 
-from .device import choose_device, device_key, facts
+from .device import choose_device, device_key
 from .kernels import KernelBuildError
 from .probe import KernelLeftOut
+from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb_per_s, ...)
+    SMALL_VARIABLE,
+    Timing,
+    environment,
+    event_seconds,
+    gb_per_s,
+    gflop_per_s,
+    left_out_sentence,
+    small_sizes,
+    time_kernel,
+)
 
-SMALL_VARIABLE = "COURSE_SMALL"
 RESULTS = Path(__file__).resolve().parent.parent / "results"
-
-
-def small_sizes() -> bool:
-    """Whether the small-size switch is on (``COURSE_SMALL=1``: slow machines, CI)."""
-    return os.environ.get(SMALL_VARIABLE, "").lower() in {"1", "true", "yes", "on"}
-
-
-def environment(dev: cl.Device) -> dict:
-    """The provenance recorded beside every measurement."""
-    return {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "device": facts(dev),
-        "pyopencl": cl.VERSION_TEXT,
-        "numpy": np.__version__,
-        "python": platform.python_version(),
-        "host": f"{platform.system()} {platform.machine()}",
-    }
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Kernel times in seconds from profiling events."""
-
-    median: float
-    minimum: float
-    repeats: int
-    warmup: int
-    samples: tuple[float, ...]
-
-
-def event_seconds(event: cl.Event) -> float:
-    """Device time of a finished command (the queue needs profiling on)."""
-    event.wait()
-    return (event.profile.end - event.profile.start) * 1e-9
-
-
-def time_kernel(launch: Callable[[], cl.Event], *, warmup: int = 2, repeats: int = 10) -> Timing:
-    """Time ``launch()`` (which enqueues one command and returns its event) with profiling events.
-
-    The first launches are not counted: a CPU device compiles a work-group function at each new
-    local size, and caches warm up.
-    """
-    for _ in range(warmup):
-        launch().wait()
-    samples = tuple(event_seconds(launch()) for _ in range(repeats))
-    return Timing(float(np.median(samples)), float(min(samples)), repeats, warmup, samples)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -199,16 +161,6 @@ def load_result(name: str) -> dict:
 # --------------------------------------------------------------------------------------------------
 # Throughput: what a time means.
 
-def gb_per_s(nbytes: float, seconds: float) -> float:
-    """Data throughput in GB/s (10^9 bytes per second, as vendors quote bandwidth)."""
-    return nbytes / seconds / 1e9
-
-
-def gflop_per_s(flops: float, seconds: float) -> float:
-    """Computational throughput in GFLOP/s."""
-    return flops / seconds / 1e9
-
-
 # --------------------------------------------------------------------------------------------------
 # Device peaks, clpeak-style.
 
@@ -220,12 +172,6 @@ def vector_name(width: int) -> str:
     return "float" if width == 1 else f"float{width}"
 
 
-def left_out_sentence(what: str, error: Exception) -> str:
-    """"WHAT: why", for a course kernel this device's driver crashed on or refused to build."""
-    if isinstance(error, KernelLeftOut):
-        return f"{what}: {error}"
-    first = str(error).strip().splitlines()[0]
-    return f"{what}: the driver refused to build it ({first})."
 PEAKS_CACHE = "peaks"
 
 
@@ -351,9 +297,9 @@ def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
     """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.exercises.Case`), checking
     the first launch's output against the reference (``verify``). Default kernel: the learner's
     once it has passed its check, the solution until then."""
-    from .check import kernel_to_measure
     from .exercises import LocalMem, Scalar, get
     from .kernels import build_file, display_path
+    from .passed import kernel_to_measure
 
     ex = get(name)
     path = Path(kernel) if kernel is not None else kernel_to_measure(name)

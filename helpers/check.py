@@ -32,10 +32,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cache, oclgrind
+from . import oclgrind
 from .device import DeviceSpec, choose_device, describe, oclgrind_device
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 from .kernels import KERNELS, display_path, kernel_path
+from .passed import remember_pass
 from .probe import child_environment
 from .runner import read_events
 
@@ -567,7 +568,7 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
                        registry_files)
     report = verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
     if report.passed:
-        _remember_pass(name, path)
+        remember_pass(name, path)
         if ex.performance is not None and not report.miscompiled:
             sp = run_pass(ex, path, spec, [], seed, guard=False, run_timeout=SPEED_TIMEOUT,
                           registry_files=registry_files, speed=True)
@@ -648,29 +649,6 @@ def _with_warnings(report: CheckReport) -> CheckReport:
     if dp is not None and dp.warnings:
         report.message += "\n  The compiler warns:\n" + _indent(dp.warnings.splitlines(), "    ")
     return report
-
-
-PASSED = "passed-checks"  # cache document: exercise -> digests of kernel texts that passed
-
-
-def _remember_pass(name: str, path: Path) -> None:
-    try:
-        record = cache.read(PASSED)
-        record.setdefault(name, [])
-        digest = cache.text_digest(path)
-        if digest not in record[name]:
-            record[name] = (record[name] + [digest])[-20:]
-            cache.write(PASSED, record)
-    except OSError:  # a read-only home: the explorer then keeps using the solution
-        pass
-
-
-def has_passed(name: str, path: Path) -> bool:
-    """Whether the kernel file at ``path``, as it is now, has passed the check of ``name``."""
-    try:
-        return path.is_file() and cache.text_digest(path) in cache.read(PASSED).get(name, [])
-    except OSError:
-        return False
 
 
 def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
@@ -774,10 +752,3 @@ def check(name: str, kernel: str | Path | None = None, *, solutions: bool | None
     if not report.passed:
         raise KernelCheckFailed(report)
     print(report.message)
-
-
-def kernel_to_measure(name: str) -> Path:
-    """The kernel file that demos and measurements of exercise ``name`` run: the learner's own
-    once its current text has passed the check, the solution until then."""
-    mine = kernel_path(name, solutions=False)
-    return mine if has_passed(name, mine) else kernel_path(name, solutions=True)

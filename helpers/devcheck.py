@@ -16,7 +16,6 @@ bug the notebooks show, a kernel racy by design); ``wrong``, ``error`` (a build 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -29,15 +28,13 @@ from pathlib import Path
 import numpy as np
 import pyopencl as cl
 
-from . import cache, probe
+from . import cache, known, probe
 from .device import DeviceSpec, device_key, driver_name, find_device, is_oclgrind
-from .kernels import KERNELS, SOLUTIONS, build, build_file
+from .kernels import KERNELS, ROOT, SOLUTIONS, build, build_file
+from .known import CHECKS, course_digest
 
-CHECKS = "device-checks"      # cache document: device key -> the last check's outcome
 ITEM_TIMEOUT = 120.0          # seconds one item may take in the child
-FAILING = ("wrong", "error", "crashed", "hung")
 mf = cl.mem_flags
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class ItemWrong(AssertionError):
@@ -208,15 +205,6 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
     return found
 
 
-def course_digest() -> str:
-    """A digest of every kernel file the course ships: a device check is valid for these."""
-    h = hashlib.sha256()
-    for folder in (KERNELS, KERNELS / "studies", SOLUTIONS, ROOT / "helpers" / "cl"):
-        for f in sorted(folder.glob("*.cl")):
-            h.update(f.name.encode() + f.read_bytes())
-    return h.hexdigest()[:16]
-
-
 # --------------------------------------------------------------------------------------------------
 # The child.
 
@@ -346,24 +334,12 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
 
 def recorded(dev: cl.Device) -> dict | None:
     """The last whole device check of ``dev`` with this driver and these kernels, or None."""
-    outcome = cache.read(CHECKS).get(device_key(dev))
-    if outcome is None or outcome.get("course") != course_digest():
-        return None
-    return outcome
+    return known.recorded(device_key(dev))
 
 
 def failures(dev: cl.Device) -> list[str]:
-    """What this device is known to fail of the course's kernels: the failing items of its last
-    device check, and programs that crashed in a probe. Empty when nothing is known against it."""
-    found = []
-    outcome = recorded(dev)
-    if outcome is not None:
-        found += [f"{name} ({r['status']})" for name, r in outcome["items"].items()
-                  if r["status"] in FAILING]
-    crashed = [o.get("program", key) for key, o in probe._read_cache(dev).items()
-               if not o.get("ok", True)]
-    found += [f"{p} (crashed)" for p in crashed if not any(p in f for f in found)]
-    return found
+    """What ``dev`` is known to fail of the course's kernels (see :func:`helpers.known.failures`)."""
+    return known.failures(device_key(dev))
 
 
 def table(outcomes: list[dict]) -> str:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pyopencl as cl
 
+from . import known
+
 COURSE_DEVICE_VARIABLE = "COURSE_DEVICE"
 OCLGRIND_PLATFORM = "Oclgrind"
 
@@ -216,10 +218,9 @@ def _pass_over_failing(ranked: list[cl.Device]) -> cl.Device:
     """The first device that is not known to fail the course's kernels (python -m helpers devices
     --check, or a probe that crashed), saying why each one before it was passed over; the first
     device when every one fails."""
-    from .devcheck import failures
     PASSED_OVER.clear()
     for dev in ranked:
-        failed = failures(dev)
+        failed = known.failures(device_key(dev))
         if not failed:
             return dev
         shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")

@@ -22,9 +22,8 @@ from pathlib import Path
 
 import pyopencl as cl
 
-ROOT = Path(__file__).resolve().parent.parent
-KERNELS = ROOT / "kernels"
-SOLUTIONS = ROOT / "solutions"
+from .paths import KERNELS, ROOT, SOLUTIONS, display_path  # noqa: F401  (kernels.ROOT, ...)
+
 SOLUTIONS_VARIABLE = "COURSE_SOLUTIONS"
 
 # "error: FILE:L:C: msg" (PoCL) or "FILE:L:C: error: msg" (clang-based compilers, NVIDIA).
@@ -50,15 +49,6 @@ def kernel_path(name: str, *, solutions: bool | None = None) -> Path:
     if solutions and (SOLUTIONS / file).exists():
         return SOLUTIONS / file
     return KERNELS / file
-
-
-def display_path(path: Path | str) -> str:
-    """A path as the learner reads it: relative to the course folder when inside it."""
-    p = Path(path).resolve()
-    try:
-        return str(p.relative_to(ROOT))
-    except ValueError:
-        return str(p)
 
 
 @dataclass(frozen=True)

@@ -45,11 +45,12 @@ import pyopencl as cl
 
 from . import cache
 from .device import DeviceSpec, device_key, driver_name, find_device
+from .known import PROBES
+from .paths import ROOT, display_path
 
 CHILD_VARIABLE = "COURSE_CHILD"
-PROBES = "probes"                # cache document: device key -> program key -> outcome
 PROBE_TIMEOUT = 180.0            # seconds one program may take to build and launch in the worker
-ROOT = Path(__file__).resolve().parent.parent
+
 # In a child, called with (program key, description) before each build: the device check reports
 # through it which program it was building when its process died.
 CHILD_BUILD_HOOK = None
@@ -79,14 +80,12 @@ def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 def program_key(path: Path | str, source: str, options: list[str] | tuple[str, ...] | None) -> str:
     """What identifies a program: its file as shown, its text and its build options."""
-    from .kernels import display_path
     opts = " ".join(options or ())
     digest = hashlib.sha256(f"{source}\0{opts}".encode()).hexdigest()[:16]
     return f"{display_path(path)} [{opts}] {digest}" if opts else f"{display_path(path)} {digest}"
 
 
 def describe_program(path: Path | str, options: list[str] | tuple[str, ...] | None) -> str:
-    from .kernels import display_path
     opts = " ".join(options or ())
     return f"{display_path(path)} ({opts})" if opts else display_path(path)
 

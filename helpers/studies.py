@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyopencl as cl
 
-from .bench import environment, gb_per_s, gflop_per_s, small_sizes, time_kernel
 from .exercises import rounded_up
 from .kernels import KERNELS, KernelBuildError, build_file, display_path
 from .probe import KernelLeftOut
+from .timing import environment, gb_per_s, gflop_per_s, small_sizes, time_kernel
 
 STUDIES = KERNELS / "studies"
 mf = cl.mem_flags
@@ -131,8 +131,8 @@ def measure(items: list[Prepared], queue: cl.CommandQueue, *, warmup: int = 2,
     wrong (``correct: False``, ``note``): a known driver bug is part of the lesson. A kernel the
     driver crashes on or refuses has no row: its sentence is printed once, and added to
     ``left_out`` when given."""
-    from .bench import left_out_sentence
     from .progress import Progress
+    from .timing import left_out_sentence
 
     rows = []
     said: set[str] = set()
@@ -340,7 +340,7 @@ def transpose(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
 
 
 class Span:
-    """The commands from ``first`` to ``last`` as one event for :func:`~helpers.bench.time_kernel`:
+    """The commands from ``first`` to ``last`` as one event for :func:`~helpers.timing.time_kernel`:
     from the first one's start to the last one's end (a sequence of launches, say)."""
 
     def __init__(self, first: cl.Event, last: cl.Event):
@@ -642,7 +642,7 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
     NVIDIA GPU are there. Wall-clock medians (time.perf_counter)."""
     import pyopencl.array as cla
 
-    from .bench import left_out_sentence
+    from .timing import left_out_sentence
 
     n = n or ((1 << 22) if small_sizes() else (1 << 26))
     src_np = sum_ints_data(_rng(seed), n)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pyopencl as cl
 
-from .bench import environment, event_seconds, small_sizes
+from .timing import environment, event_seconds, small_sizes
 
 KINDS = ("numpy (pageable)", "pinned (ALLOC_HOST_PTR)", "mapped (zero-copy)")
 

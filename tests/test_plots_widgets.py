@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from helpers import bench, cache, ndrange, plots
+from helpers import bench, cache, ndrange, passed, plots
 from helpers.device import course_context
 from helpers.kernels import kernel_path
 from helpers.progress import Progress
@@ -57,16 +57,16 @@ def test_explorer_runs_the_solution_until_the_learner_passes_then_the_learners(c
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     mine = tmp_path / "query_work_space.cl"
     mine.write_text(kernel_path("query_work_space", solutions=True).read_text())
-    real_kernel_path = checking.kernel_path
-    monkeypatch.setattr(checking, "kernel_path", lambda name, solutions=None:
+    real_kernel_path = passed.kernel_path
+    monkeypatch.setattr(passed, "kernel_path", lambda name, solutions=None:
                         mine if solutions is False else real_kernel_path(name, solutions=solutions))
-    assert checking.kernel_to_measure("query_work_space") != mine
+    assert passed.kernel_to_measure("query_work_space") != mine
     assert checking.run_check("query_work_space", mine).passed
-    assert checking.has_passed("query_work_space", mine)
-    assert checking.kernel_to_measure("query_work_space") == mine
+    assert passed.has_passed("query_work_space", mine)
+    assert passed.kernel_to_measure("query_work_space") == mine
     assert explorer.update().kernel == str(mine)
     mine.write_text(mine.read_text() + "\n// edited\n")
-    assert checking.kernel_to_measure("query_work_space") != mine
+    assert passed.kernel_to_measure("query_work_space") != mine
     plt.close("all")
 
 

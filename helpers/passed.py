@@ -1,0 +1,41 @@
+"""What the course remembers of passed checks: the digests of the kernel texts that passed each
+exercise, so that demos and measurements run the learner's own kernel once it is right (and the
+solution until then). The checker writes it; the explorer, the sweeps and the bench read it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import cache
+from .kernels import kernel_path
+
+PASSED = "passed-checks"  # cache document: exercise -> digests of kernel texts that passed
+
+
+def remember_pass(name: str, path: Path) -> None:
+    try:
+        record = cache.read(PASSED)
+        record.setdefault(name, [])
+        digest = cache.text_digest(path)
+        if digest not in record[name]:
+            record[name] = (record[name] + [digest])[-20:]
+            cache.write(PASSED, record)
+    except OSError:  # a read-only home: the explorer then keeps using the solution
+        pass
+
+
+def has_passed(name: str, path: Path) -> bool:
+    """Whether the kernel file at ``path``, as it is now, has passed the check of ``name``."""
+    try:
+        return path.is_file() and cache.text_digest(path) in cache.read(PASSED).get(name, [])
+    except OSError:
+        return False
+
+
+
+def kernel_to_measure(name: str) -> Path:
+    """The kernel file that demos and measurements of exercise ``name`` run: the learner's own
+    once its current text has passed the check, the solution until then."""
+    mine = kernel_path(name, solutions=False)
+    return mine if has_passed(name, mine) else kernel_path(name, solutions=True)

@@ -1,0 +1,20 @@
+"""Where the course's files are: the course folder, the learner's kernels/, solutions/, and a path
+as the learner reads it. Imports nothing of the course (every module may use it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "kernels"
+SOLUTIONS = ROOT / "solutions"
+HELPERS_CL = ROOT / "helpers" / "cl"
+
+
+def display_path(path: Path | str) -> str:
+    """A path as the learner reads it: relative to the course folder when inside it."""
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
