@@ -123,6 +123,17 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tune(args: argparse.Namespace) -> int:
+    from .tuning import TuningFailed, summary, tune_sgemm
+    try:
+        record = tune_sgemm(args.device, args.budget, args.size, args.strategy)
+    except TuningFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(record, indent=1) if args.json else summary(record))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers",
                                      description="The course's helpers from a shell.")
@@ -170,12 +181,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="+", metavar="EXPERIMENT", help="run only these experiments")
     p.add_argument("--merge", action="store_true",
                    help="with --out: replace these experiments in an existing file, keep the others")
+    p = sub.add_parser("tune", help="auto-tune a parameterized kernel with kernel_tuner (in a "
+                                     "separate process) and keep its best configuration")
+    p.add_argument("kernel", choices=["sgemm"], help="the kernel to tune")
+    p.add_argument("--budget", type=float, default=60.0, help="seconds of search (default 60)")
+    p.add_argument("--size", type=int, help="n of the n x n product (default 1024)")
+    p.add_argument("--device", help="a piece of the device's name (default: the course device)")
+    p.add_argument("--strategy", default="random_sample", help="a kernel_tuner strategy "
+                                                                "(default random_sample)")
+    p.add_argument("--json", action="store_true", help="print the whole record as JSON")
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
     handler = {"devices": _devices, "exercises": _exercises, "check": _check,
-               "profile": _profile, "bench": _bench, "grade": _grade}[args.command]
+               "profile": _profile, "bench": _bench, "grade": _grade,
+               "tune": _tune}[args.command]
     try:
         return handler(args)
     except NoDeviceError as e:

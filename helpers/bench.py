@@ -441,9 +441,10 @@ def _transfers():
 
 
 def all_experiments() -> dict[str, Callable[[cl.Context, cl.CommandQueue], dict]]:
-    """Every measured experiment of notebooks 01-08, in the notebooks' order."""
+    """Every measured experiment of notebooks 01-09, in the notebooks' order."""
+    from .sgemm import sgemm_experiment
     from .studies import STUDY_EXPERIMENTS
-    return {**EXPERIMENTS, **STUDY_EXPERIMENTS}
+    return {**EXPERIMENTS, **STUDY_EXPERIMENTS, "sgemm": sgemm_experiment}
 
 
 def run_all(device: str | None = None, names: list[str] | None = None) -> dict:
@@ -503,6 +504,11 @@ def summary(run: dict) -> str:
                 extra = "" if row.get("correct", True) else "  WRONG on this device"
                 where = f" x{row['work_items']}" if "work_items" in row else ""
                 launch = f" [{row['launch']}, {row['groups']} groups]" if "launch" in row else ""
-                lines.append(f"    {row['label'] + where + launch:<58} {row['seconds'] * 1e3:9.3f} "
-                             f"ms {row['gb_per_s']:8.1f} GB/s{extra}")
+                if "gb_per_s" in row and name != "sgemm":
+                    rate = f"{row['gb_per_s']:8.1f} GB/s"
+                else:
+                    rate = f"{row['gflop_per_s']:9.1f} GFLOP/s"
+                    where = f" n={row['n']}" if "n" in row else where
+                lines.append(f"    {row['label'][:60] + where + launch:<58} "
+                             f"{row['seconds'] * 1e3:9.3f} ms {rate}{extra}")
     return "\n".join(lines)

@@ -379,3 +379,48 @@ def timeline(result: dict) -> Figure:
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def tuning_space(record: dict, title: str = "") -> Figure:
+    """Every configuration a tuning run timed, sorted by speed, coloured by whether its tiles go
+    through local memory, with the best one named (cf. Du et al. 2011, Fig. 14)."""
+    tried = sorted((t for t in record["tried"] if "gflop_per_s" in t),
+                   key=lambda t: t["gflop_per_s"])
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    colors = ["#0072b2" if t["LOCAL"] else "#e69f00" for t in tried]
+    ax.bar(range(len(tried)), [t["gflop_per_s"] for t in tried], color=colors, width=1.0)
+    ax.set_xlabel(f"the {len(tried)} configurations timed, slowest to fastest "
+                  f"({record['space_size']} valid in the space)")
+    ax.set_ylabel("GFLOP/s")
+    best = tried[-1] if tried else None
+    if best:
+        ax.annotate(f"best: {best['TM']}x{best['TN']} tile, {best['TX']}x{best['TY']} work-items, "
+                    f"TK={best['TK']}, VW={best['VW']}: {best['gflop_per_s']:.1f} GFLOP/s",
+                    (len(tried) - 1, best["gflop_per_s"]), xytext=(-10, -4),
+                    textcoords="offset points", ha="right", va="top", fontsize=8)
+    ax.legend(handles=[Patch(color="#0072b2", label="tiles in local memory"),
+                       Patch(color="#e69f00", label="no local memory")], fontsize=8,
+              loc="upper left", frameon=False)
+    ax.set_title(title or "The tuning run's configurations", fontsize=10)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def rates(rows: list[dict], peak: float | None = None, title: str = "") -> Figure:
+    """Horizontal bars of GFLOP/s, one per row (``label``, ``gflop_per_s``), with the share of
+    ``peak`` written beside each when given."""
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.3))
+    y = list(range(len(rows)))[::-1]
+    values = [r["gflop_per_s"] for r in rows]
+    ax.barh(y, values, color="#0072b2")
+    ax.set_yticks(y, [r["label"][:48] for r in rows], fontsize=8)
+    for yi, v in zip(y, values, strict=True):
+        share = f" ({100 * v / peak:.0f}% of peak)" if peak else ""
+        ax.text(v, yi, f" {v:.3g}{share}", va="center", fontsize=8)
+    ax.set_xlabel("GFLOP/s (median)")
+    ax.set_xlim(right=max(values) * 1.45)
+    ax.set_title(title, fontsize=10)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig

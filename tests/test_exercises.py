@@ -145,6 +145,17 @@ WRONG_KERNELS = {
     "strided_fix/one_each": ["likely mistake: only the first 32 elements were updated, one per "
                              "work-item"],
     "divergence_fix/even_only": ["likely mistake: every element went through the even step"],
+    "sgemm_tiled/no_barrier_before": ["no_barrier_before.cl:15:20: data race",
+                                      "likely mistake: a barrier is missing: one after filling "
+                                      "the tiles"],
+    "sgemm_tiled/no_barrier_after": ["no_barrier_after.cl:12:29: data race",
+                                     "likely mistake: a barrier is missing"],
+    "sgemm_tiled/last_tile_dropped": ["likely mistake: the last 2 values along k were left out: "
+                                      "k = 130 is not a multiple of the tile width 16"],
+    "sgemm_tiled/tiles_transposed": ["likely mistake: both tiles are read transposed"],
+    "sgemm_tiled/a_transposed": ["likely mistake: a's tile is read transposed"],
+    "sgemm_tiled/early_return": ["early_return.cl:15:9: divergent barrier",
+                                 "likely mistake: some work-items skip a barrier"],
 }
 
 
@@ -214,8 +225,8 @@ def test_notebooks_are_committed_without_outputs():
 PERFORMANCE = sorted(ex.name for ex in exercises() if ex.performance)
 
 
-def test_the_level_3_performance_exercises_are_these():
-    assert PERFORMANCE == ["divergence_fix", "strided_fix", "transpose"]
+def test_the_performance_exercises_are_these():
+    assert PERFORMANCE == ["divergence_fix", "sgemm_tiled", "strided_fix", "transpose"]
 
 
 @pytest.mark.parametrize("name", PERFORMANCE)
@@ -241,6 +252,13 @@ def test_the_speed_target_decides_only_when_asked(monkeypatch):
     assert "it is correct, but this check asks for its speed target too" in report.message
     monkeypatch.setenv("COURSE_REQUIRE_SPEED", "1")
     assert not run_check("transpose", solutions=True).passed
+
+
+def test_a_correct_but_untiled_product_passes_with_its_speed_reported(oclgrind_present):
+    report = run_check("sgemm_tiled", TESTS / "slow" / "sgemm_tiled" / "plain.cl")
+    assert report.passed, report.message
+    assert "of this device's multiply-add peak" in report.message
+    assert "the solution reaches" in report.message
 
 
 def test_a_correct_but_untiled_transpose_passes_with_its_speed_reported(oclgrind_present):

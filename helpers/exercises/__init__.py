@@ -4,12 +4,12 @@ A record says which kernel function to run, with which arguments (buffers, scala
 on which launch configurations (cases), from which random inputs, and what numpy says the answer is.
 It may also name typical mistakes as models of the output they produce, and hints. The checker
 (:mod:`helpers.check`) is generic: a new exercise is a new record in its level's module
-(``level0`` .. ``level3``), not new machinery; :mod:`.model` holds what the records are made of.
+(``level0`` .. ``level4``), not new machinery; :mod:`.model` holds what the records are made of.
 """
 
 from __future__ import annotations
 
-from . import level0, level1, level2, level3  # noqa: F401  (each registers its records)
+from . import level0, level1, level2, level3, level4  # noqa: F401  (each registers its records)
 from .model import (
     REGISTRY,
     Buffer,

@@ -1,0 +1,198 @@
+"""Auto-tuning ``sgemm_param`` (kernels/studies/sgemm.cl) with kernel_tuner: the course's evaluation
+harness over the space of :data:`helpers.sgemm.SPACE` (Du et al. 2011, section 7).
+
+kernel_tuner builds and launches every configuration itself, through pyopencl, so the tuning runs
+in a child process (:func:`child_main`): a driver that crashes on one configuration ends that child,
+never the notebook. The child reports each configuration as it starts it (a line on its standard
+output); the parent draws the progress and, at the end, saves the best configuration for the device
+(:func:`helpers.sgemm.save_tuned`), which the bench and the notebook then use. kernel_tuner's own
+cache file (one per device and size, in the course's cache folder) keeps every configuration timed,
+so a second run with a longer budget goes on where the first stopped.
+
+``python -m helpers tune sgemm [--budget SECONDS]`` is the command.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from . import cache
+from .device import DeviceSpec, choose_device, device_key, find_device
+from .paths import ROOT
+from .probe import child_environment
+from .sgemm import SPACE, Config, flops, save_tuned, valid
+from .timing import environment, gflop_per_s, small_sizes
+
+MARK = "@@tuning "          # the child's report lines start with this
+STRATEGY = "random_sample"  # kernel_tuner's strategy: a random order over the space, within the budget
+START_GRACE = 120.0         # seconds for the child to start, on top of the budget (first builds)
+CHILD = "import sys; from helpers.tuning import child_main; sys.exit(child_main(sys.argv[1]))"
+
+
+class TuningFailed(RuntimeError):
+    """The tuning child ended without a result (a crash, or nothing valid in the space)."""
+
+
+def default_size() -> int:
+    return 128 if small_sizes() else 1024
+
+
+def cache_file(dev, n: int) -> Path:
+    """kernel_tuner's cache for ``dev`` and size ``n``: a JSON file in the course's cache folder."""
+    key = re.sub(r"[^A-Za-z0-9]+", "-", device_key(dev)).strip("-")[:80]
+    return cache.cache_dir() / f"kernel_tuner-sgemm-{key}-n{n}.json"
+
+
+def tune_sgemm(device: str | None = None, budget: float = 60.0, n: int | None = None,
+               strategy: str = STRATEGY, spec: dict[str, list[int]] | None = None,
+               seed: int | None = None, progress: bool = True, save: bool = True) -> dict:
+    """Tune ``sgemm_param`` on an n x n product for at most ``budget`` seconds of search, in a child
+    process; return (and, with ``save``, keep for the device) the record: the best configuration,
+    its GFLOP/s, and every configuration timed."""
+    from .progress import Progress
+
+    dev = choose_device(device) if device is None or isinstance(device, str) else device
+    n = n or default_size()
+    spec = spec or SPACE
+    request = {"device": DeviceSpec.of(dev).to_json(), "budget": budget, "n": n,
+               "strategy": strategy, "spec": spec, "seed": seed,
+               "cache": str(cache_file(dev, n))}
+    with tempfile.TemporaryDirectory(prefix="course-tune-") as tmp:
+        req = Path(tmp) / "request.json"
+        req.write_text(json.dumps(request))
+        proc = subprocess.Popen([sys.executable, "-c", CHILD, str(req)], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                env=child_environment())
+        bar = Progress([], f"tuning sgemm_param ({budget:.0f} s)", total=int(budget),
+                       enabled=progress)
+        started, tried, result, chatter = time.perf_counter(), 0, None, []
+        deadline = started + budget + START_GRACE
+        try:
+            for line in proc.stdout:
+                if line.startswith(MARK):
+                    event = json.loads(line[len(MARK):])
+                    if "result" in event:
+                        result = event["result"]
+                    else:
+                        tried += 1
+                    bar.step(min(int(time.perf_counter() - started), int(budget)),
+                             f"{tried} tried")
+                else:
+                    chatter.append(line.rstrip())
+                if time.perf_counter() > deadline:
+                    proc.kill()
+                    break
+        finally:
+            proc.wait()
+            bar.step(int(budget), f"{tried} tried")
+    if result is None:
+        tail = "\n".join(chatter[-8:])
+        raise TuningFailed(f"the tuning of sgemm_param on {dev.name.strip()} ended without a result "
+                           f"(exit code {proc.returncode}); its last output:\n{tail}")
+    record = {"best": result["best"], "gflop_per_s": result["best_gflop_per_s"], "n": n,
+              "strategy": strategy, "budget_s": budget, "seconds": time.perf_counter() - started,
+              "tried": result["tried"], "space_size": result["space_size"],
+              "kernel_tuner": result["kernel_tuner"], "environment": environment(dev)}
+    if save:
+        save_tuned(dev, record)
+    return record
+
+
+def summary(record: dict) -> str:
+    best = Config.from_json(record["best"])
+    ok = [t for t in record["tried"] if t.get("gflop_per_s")]
+    return (f"Best of {len(ok)} configurations timed ({record['space_size']} valid in the space, "
+            f"{record['strategy']}, {record['seconds']:.0f} s): {record['gflop_per_s']:.1f} GFLOP/s "
+            f"at n = {record['n']} with {best.label()}.")
+
+
+# --------------------------------------------------------------------------------------------------
+# The child.
+
+def _emit(event: dict) -> None:
+    sys.stdout.write(MARK + json.dumps(event) + "\n")
+    sys.stdout.flush()
+
+
+def child_main(request_path: str) -> int:
+    import kernel_tuner
+    import pyopencl as cl
+    from kernel_tuner.observers.observer import BenchmarkObserver
+
+    from .sgemm import restrictions
+
+    req = json.loads(Path(request_path).read_text())
+    dev = find_device(DeviceSpec(**req["device"]))
+    platforms = cl.get_platforms()
+    p_index = next(i for i, p in enumerate(platforms) if p.int_ptr == dev.platform.int_ptr)
+    d_index = next(i for i, d in enumerate(platforms[p_index].get_devices())
+                   if d.int_ptr == dev.int_ptr)
+    n = int(req["n"])
+    spec = {k: list(v) for k, v in req["spec"].items()}
+    valid_count = sum(1 for _ in _valid_configs(spec, dev))
+    if valid_count == 0:
+        _emit({"error": "no valid configuration in the space on this device"})
+        return 3
+
+    rng = np.random.default_rng(req["seed"])
+    a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    c = np.zeros((n, n), np.float32)
+    want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    size = np.uint32(n)
+
+    class Tick(BenchmarkObserver):
+        def register_configuration(self, params):
+            _emit({"config": {k: int(v) for k, v in params.items() if k in spec}})
+
+        def get_results(self):
+            return {}
+
+    source = (ROOT / "kernels" / "studies" / "sgemm.cl").read_text()
+    results, env = kernel_tuner.tune_kernel(
+        "sgemm_param", source, (n, n), [a, b, c, size, size, size], spec,
+        grid_div_x=["TN"], grid_div_y=["TM"], block_size_names=["TX", "TY", "block_size_z"],
+        restrictions=restrictions(dev.max_work_group_size, dev.local_mem_size),
+        answer=[None, None, want, None, None, None],
+        atol=1e-3 * n ** 0.5, lang="OpenCL", platform=p_index, device=d_index,
+        strategy=req["strategy"],
+        strategy_options=(None if req["strategy"] == "brute_force"   # it takes no budget
+                          else {"time_limit": float(req["budget"])}),
+        cache=req["cache"], iterations=5, quiet=True, observers=[Tick()],
+        metrics={"GFLOP/s": lambda p: gflop_per_s(flops(n, n, n), p["time"] * 1e-3)},
+        seed=req["seed"])
+    tried = []
+    for r in results:
+        cfg = {k: int(r[k]) for k in spec}
+        t = r.get("time")
+        if isinstance(t, int | float) and np.isfinite(t):
+            tried.append({**cfg, "ms": float(t), "gflop_per_s": gflop_per_s(flops(n, n, n), t * 1e-3)})
+        else:
+            tried.append({**cfg, "error": type(t).__name__ if t is not None else "no time"})
+    ok = [t for t in tried if "gflop_per_s" in t]
+    if not ok:
+        _emit({"error": "no configuration ran", "tried": tried})
+        return 4
+    best = max(ok, key=lambda t: t["gflop_per_s"])
+    _emit({"result": {"best": {k: best[k] for k in spec}, "best_gflop_per_s": best["gflop_per_s"],
+                      "tried": tried, "space_size": valid_count,
+                      "kernel_tuner": env.get("kernel_tuner_version", kernel_tuner.__version__)
+                      if isinstance(env, dict) else kernel_tuner.__version__}})
+    return 0
+
+
+def _valid_configs(spec: dict[str, list[int]], dev):
+    import itertools
+    keys = list(spec)
+    for values in itertools.product(*(spec[k] for k in keys)):
+        cfg = Config(**dict(zip(keys, values, strict=True)))
+        if valid(cfg, dev.max_work_group_size, dev.local_mem_size):
+            yield cfg

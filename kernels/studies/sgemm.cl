@@ -1,0 +1,274 @@
+// The SGEMM ladder of notebook 09: c = a . b in single precision, every matrix row-major,
+// a m x k, b k x n, c m x n. Each rung keeps the one before it and adds one idea:
+//
+//   sgemm_naive    one work-item per element of c, every operand read from global memory
+//   sgemm_tiled    (the exercise, kernels/sgemm_tiled.cl) T x T tiles of a and b in local memory
+//   sgemm_rows     more work per work-item: each computes WPT rows of one column (register blocking)
+//   sgemm_vector   vector loads: tiles filled with float4 reads, each work-item 8 rows x 4 columns
+//   sgemm_param    every choice a build-time parameter (-D...), the space the tuner searches
+//
+// Dimension 0 of the range walks the columns of c, dimension 1 its rows. Every kernel handles any
+// m, n and k (the parts of a tile outside the matrices count as zero); its global size is the
+// number of work-groups it needs times its work-group shape (see each kernel's comment).
+
+// One work-item per element: global (n, m) rounded up to the work-group shape, any shape.
+__kernel void sgemm_naive(__global const float *a, __global const float *b, __global float *c,
+                          const uint m, const uint n, const uint k)
+{
+    const uint col = get_global_id(0), row = get_global_id(1);
+    if (row >= m || col >= n)
+        return;
+    float sum = 0.0f;
+    for (uint j = 0; j < k; j++)
+        sum += a[row * k + j] * b[j * n + col];
+    c[row * n + col] = sum;
+}
+
+
+// More work per work-item. Work-groups of RS_TS x (RS_TS / RS_WPT): a RS_TS x RS_TS tile of c per
+// work-group, each work-item RS_WPT of its rows (ly, ly + RS_TS / RS_WPT, ...) in one column. Every
+// value a work-item reads from b's tile now serves RS_WPT multiply-adds, kept in registers.
+// Global: (n rounded up to RS_TS, m rounded up to RS_TS, divided by RS_WPT).
+#define RS_TS 32
+#define RS_WPT 8
+#define RS_RTS (RS_TS / RS_WPT)
+
+__kernel __attribute__((reqd_work_group_size(RS_TS, RS_RTS, 1)))
+void sgemm_rows(__global const float *a, __global const float *b, __global float *c,
+                const uint m, const uint n, const uint k)
+{
+    __local float a_tile[RS_TS][RS_TS];
+    __local float b_tile[RS_TS][RS_TS];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int col = get_group_id(0) * RS_TS + lx;
+    const int row0 = get_group_id(1) * RS_TS;
+
+    float acc[RS_WPT];
+    for (int w = 0; w < RS_WPT; w++)
+        acc[w] = 0.0f;
+
+    for (int k0 = 0; k0 < (int)k; k0 += RS_TS) {
+        for (int w = 0; w < RS_WPT; w++) {
+            const int r = ly + w * RS_RTS;
+            a_tile[r][lx] = (row0 + r < (int)m && k0 + lx < (int)k) ? a[(row0 + r) * k + k0 + lx] : 0.0f;
+            b_tile[r][lx] = (k0 + r < (int)k && col < (int)n) ? b[(k0 + r) * n + col] : 0.0f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j = 0; j < RS_TS; j++) {
+            const float bv = b_tile[j][lx];
+            for (int w = 0; w < RS_WPT; w++)
+                acc[w] += a_tile[ly + w * RS_RTS][j] * bv;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int w = 0; w < RS_WPT; w++) {
+        const int row = row0 + ly + w * RS_RTS;
+        if (row < (int)m && col < (int)n)
+            c[row * n + col] = acc[w];
+    }
+}
+
+
+// Four floats of row `row` from column `col` on (zero outside the rows x cols matrix at p): one
+// vector read when all four are inside, one at a time at the right edge.
+inline float4 four_of(__global const float *p, int row, int rows, int col, int cols)
+{
+    if (row >= rows || col >= cols)
+        return (float4)(0.0f);
+    if (col + 3 < cols)
+        return vload4(0, p + row * cols + col);
+    float4 v = (float4)(0.0f);
+    v.x = p[row * cols + col];
+    if (col + 1 < cols) v.y = p[row * cols + col + 1];
+    if (col + 2 < cols) v.z = p[row * cols + col + 2];
+    return v;
+}
+
+// Vector loads. Work-groups of 16 x 8 compute a 64 x 64 tile of c, K in steps of 16; each
+// work-item holds 8 rows x 4 columns of c as eight float4 and fills the tiles with float4 reads.
+// Global: (n rounded up to 64, divided by 4; m rounded up to 64, divided by 8).
+#define VS_TM 64
+#define VS_TN 64
+#define VS_TK 16
+#define VS_WPT 8
+#define VS_TX (VS_TN / 4)
+#define VS_TY (VS_TM / VS_WPT)
+
+__kernel __attribute__((reqd_work_group_size(VS_TX, VS_TY, 1)))
+void sgemm_vector(__global const float *a, __global const float *b, __global float *c,
+                  const uint m, const uint n, const uint k)
+{
+    __local float a_tile[VS_TK][VS_TM];        // transposed: a_tile[j][r] = a[row0 + r][k0 + j]
+    __local float4 b_tile[VS_TK][VS_TX];
+    const int lx = get_local_id(0), ly = get_local_id(1), id = ly * VS_TX + lx;
+    const int row0 = get_group_id(1) * VS_TM, col0 = get_group_id(0) * VS_TN;
+
+    float4 acc[VS_WPT];
+    for (int w = 0; w < VS_WPT; w++)
+        acc[w] = (float4)(0.0f);
+
+    for (int k0 = 0; k0 < (int)k; k0 += VS_TK) {
+        for (int e = id; e < VS_TM * VS_TK / 4; e += VS_TX * VS_TY) {
+            const int r = e / (VS_TK / 4), j = (e % (VS_TK / 4)) * 4;
+            const float4 v = four_of(a, row0 + r, m, k0 + j, k);
+            a_tile[j][r] = v.x;
+            a_tile[j + 1][r] = v.y;
+            a_tile[j + 2][r] = v.z;
+            a_tile[j + 3][r] = v.w;
+        }
+        for (int e = id; e < VS_TK * VS_TX; e += VS_TX * VS_TY) {
+            const int j = e / VS_TX, q = e % VS_TX;
+            b_tile[j][q] = four_of(b, k0 + j, k, col0 + 4 * q, n);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j = 0; j < VS_TK; j++) {
+            const float4 bv = b_tile[j][lx];
+            for (int w = 0; w < VS_WPT; w++)
+                acc[w] += a_tile[j][ly + w * VS_TY] * bv;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const int col = col0 + 4 * lx;
+    for (int w = 0; w < VS_WPT; w++) {
+        const int row = row0 + ly + w * VS_TY;
+        if (row >= (int)m || col >= (int)n)
+            continue;
+        if (col + 3 < (int)n) {
+            vstore4(acc[w], 0, c + row * n + col);
+        } else {
+            c[row * n + col] = acc[w].x;
+            if (col + 1 < (int)n) c[row * n + col + 1] = acc[w].y;
+            if (col + 2 < (int)n) c[row * n + col + 2] = acc[w].z;
+        }
+    }
+}
+
+
+// Every choice a build-time parameter (the course's counterpart of Du et al.'s Table 4):
+//   TM x TN  the tile of c one work-group computes (rows x columns)
+//   TX x TY  the work-group shape; each work-item computes (TM / TY) x (TN / TX) elements of c,
+//            rows ty, ty + TY, ... and columns tx, tx + TX, ... (neighbours store neighbours)
+//   TK       how far along k each step of the tile loop goes (K-blocking)
+//   VW       the vector width of the reads that fill the tiles (1, 2 or 4; divides TK and TN)
+//   LOCAL    1: tiles of a and b in local memory; 0: every operand read through the caches
+// Global: (n rounded up to TN, divided by TN / TX; m rounded up to TM, divided by TM / TY).
+#ifndef TM
+#define TM 64
+#endif
+#ifndef TN
+#define TN 64
+#endif
+#ifndef TK
+#define TK 16
+#endif
+#ifndef TX
+#define TX 16
+#endif
+#ifndef TY
+#define TY 16
+#endif
+#ifndef VW
+#define VW 1
+#endif
+#ifndef LOCAL
+#define LOCAL 1
+#endif
+#define WM (TM / TY)
+#define WN (TN / TX)
+
+#if VW == 4
+#define VLOAD(p) vload4(0, p)
+#define VTYPE float4
+#define LANES(v) {(v).s0, (v).s1, (v).s2, (v).s3}
+#elif VW == 2
+#define VLOAD(p) vload2(0, p)
+#define VTYPE float2
+#define LANES(v) {(v).s0, (v).s1}
+#else
+#define VLOAD(p) (*(p))
+#define VTYPE float
+#define LANES(v) {(v)}
+#endif
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
+void sgemm_param(__global const float *a, __global const float *b, __global float *c,
+                 const uint m, const uint n, const uint k)
+{
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int row0 = get_group_id(1) * TM, col0 = get_group_id(0) * TN;
+    float acc[WM][WN];
+    for (int i = 0; i < WM; i++)
+        for (int j = 0; j < WN; j++)
+            acc[i][j] = 0.0f;
+
+#if LOCAL
+    __local float a_tile[TK][TM + 1];     // transposed, a_tile[j][r] = a[row0 + r][k0 + j]
+    __local float b_tile[TK][TN];
+    const int id = ty * TX + tx;
+    for (int k0 = 0; k0 < (int)k; k0 += TK) {
+        for (int e = id; e < TM * TK / VW; e += TX * TY) {
+            const int r = e / (TK / VW), j = (e % (TK / VW)) * VW;
+            const int gr = row0 + r, gj = k0 + j;
+            float v[VW];
+            if (gr < (int)m && gj + VW <= (int)k) {
+                const VTYPE x = VLOAD(a + gr * k + gj);
+                const float lanes[VW] = LANES(x);
+                for (int q = 0; q < VW; q++) v[q] = lanes[q];
+            } else {
+                for (int q = 0; q < VW; q++)
+                    v[q] = (gr < (int)m && gj + q < (int)k) ? a[gr * k + gj + q] : 0.0f;
+            }
+            for (int q = 0; q < VW; q++)
+                a_tile[j + q][r] = v[q];
+        }
+        for (int e = id; e < TK * TN / VW; e += TX * TY) {
+            const int j = e / (TN / VW), cc = (e % (TN / VW)) * VW;
+            const int gj = k0 + j, gc = col0 + cc;
+            float v[VW];
+            if (gj < (int)k && gc + VW <= (int)n) {
+                const VTYPE x = VLOAD(b + gj * n + gc);
+                const float lanes[VW] = LANES(x);
+                for (int q = 0; q < VW; q++) v[q] = lanes[q];
+            } else {
+                for (int q = 0; q < VW; q++)
+                    v[q] = (gj < (int)k && gc + q < (int)n) ? b[gj * n + gc + q] : 0.0f;
+            }
+            for (int q = 0; q < VW; q++)
+                b_tile[j][cc + q] = v[q];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j = 0; j < TK; j++) {
+            float ar[WM], br[WN];
+            for (int i = 0; i < WM; i++) ar[i] = a_tile[j][ty + i * TY];
+            for (int q = 0; q < WN; q++) br[q] = b_tile[j][tx + q * TX];
+            for (int i = 0; i < WM; i++)
+                for (int q = 0; q < WN; q++)
+                    acc[i][q] = fma(ar[i], br[q], acc[i][q]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
+    for (int j = 0; j < (int)k; j++) {
+        float ar[WM], br[WN];
+        for (int i = 0; i < WM; i++) {
+            const int row = row0 + ty + i * TY;
+            ar[i] = row < (int)m ? a[row * k + j] : 0.0f;
+        }
+        for (int q = 0; q < WN; q++) {
+            const int col = col0 + tx + q * TX;
+            br[q] = col < (int)n ? b[j * n + col] : 0.0f;
+        }
+        for (int i = 0; i < WM; i++)
+            for (int q = 0; q < WN; q++)
+                acc[i][q] = fma(ar[i], br[q], acc[i][q]);
+    }
+#endif
+    for (int i = 0; i < WM; i++) {
+        const int row = row0 + ty + i * TY;
+        for (int q = 0; q < WN; q++) {
+            const int col = col0 + tx + q * TX;
+            if (row < (int)m && col < (int)n)
+                c[row * n + col] = acc[i][q];
+        }
+    }
+}

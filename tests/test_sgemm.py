@@ -1,0 +1,133 @@
+"""The SGEMM ladder of notebook 09 and its tuning: every rung and the parameterized kernel's best
+and worst configurations against numpy, at sizes that are and are not multiples of the tiles, on the
+course device; a short kernel_tuner run in its child process; the libraries beside them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyopencl as cl
+import pytest
+
+from helpers import cache, sgemm, studies, tuning
+from helpers.device import course_context
+from helpers.sgemm import SPACE, Config
+
+# (m, n, k): square and multiple of every tile, then every dimension off the tiles
+SIZES = [(64, 64, 64), (128, 128, 128), (37, 53, 29), (100, 33, 70), (1, 130, 17), (129, 1, 65)]
+
+# the extremes of the space: the largest tiles with vector loads, the smallest without local
+# memory, and the default
+CONFIGS = {
+    "largest tiles, float4": Config(TM=128, TN=128, TK=32, TX=16, TY=16, VW=4),
+    "wide work-group, float2": Config(TM=32, TN=128, TK=8, TX=32, TY=8, VW=2),
+    "no local memory": Config(TM=16, TN=16, TK=8, TX=4, TY=4, VW=1, LOCAL=0),
+    "one result each": Config(TM=16, TN=16, TK=16, TX=16, TY=16),
+}
+
+
+@pytest.fixture(scope="module")
+def cq():
+    ctx, queue = course_context()
+    return ctx, queue
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: "x".join(map(str, s)))
+def test_every_rung_agrees_with_numpy(cq, size):
+    ctx, queue = cq
+    dev = queue.device
+    configs = {k: c for k, c in CONFIGS.items()
+               if sgemm.valid(c, dev.max_work_group_size, dev.local_mem_size)}
+    items = sgemm.ladder(ctx, queue, size, seed=1, configs=configs)
+    assert [p.kernel for p in items[:4]] == ["sgemm_naive", "sgemm_tiled", "sgemm_rows",
+                                             "sgemm_vector"]
+    for p in items:
+        p.verify()   # raises StudyMismatch with the first wrong element
+
+
+def test_a_wrong_rung_is_caught(cq, tmp_path):
+    ctx, queue = cq
+    wrong = tmp_path / "sgemm_tiled.cl"   # the plain product that forgets the last column of a
+    wrong.write_text("""
+__kernel void sgemm_tiled(__global const float *a, __global const float *b, __global float *c,
+                          const uint m, const uint n, const uint k,
+                          __local float *a_tile, __local float *b_tile)
+{
+    const uint col = get_global_id(0), row = get_global_id(1);
+    if (row >= m || col >= n) return;
+    float sum = 0.0f;
+    for (uint j = 0; j + 1 < k; j++) sum += a[row * k + j] * b[j * n + col];
+    c[row * n + col] = sum;
+}
+""")
+    import helpers.sgemm as module
+    real = module.kernel_to_measure
+    module.kernel_to_measure = lambda name: wrong
+    try:
+        items = sgemm.ladder(ctx, queue, (20, 20, 20), seed=2)
+    finally:
+        module.kernel_to_measure = real
+    with pytest.raises(studies.StudyMismatch, match="values differ from numpy"):
+        items[1].verify()
+
+
+def test_the_space_holds_only_buildable_configurations():
+    limits = (1024, 48 * 1024)
+    configs = sgemm.space(type("D", (), {"max_work_group_size": limits[0],
+                                         "local_mem_size": limits[1]})())
+    assert Config() in configs and len(configs) > 500
+    for c in configs:
+        assert c.TM % c.TY == 0 and c.TN % c.TX == 0 and c.TK % c.VW == 0
+        assert 16 <= c.TX * c.TY <= 1024 and c.local_bytes() <= limits[1]
+    assert not sgemm.valid(Config(TM=128, TN=128, TK=32, TX=8, TY=8), *limits)   # 256 results each
+    assert not sgemm.valid(Config(TX=32, TY=64, TM=64, TN=64), *limits)          # group too large
+    assert set(SPACE) == set(Config().to_json())
+
+
+def test_a_short_tuning_run_saves_the_best_configuration(cq, tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    ctx, queue = cq
+    # TY = 12 divides neither TM: a third of the space is not valid, and must not be timed
+    spec = {"TM": [16, 32], "TN": [16, 32], "TK": [8], "TX": [8], "TY": [4, 8, 12], "VW": [1],
+            "LOCAL": [0, 1]}
+    record = tuning.tune_sgemm(queue.device, budget=30, n=48, spec=spec,
+                               strategy="brute_force", progress=False)
+    timed = [t for t in record["tried"] if "gflop_per_s" in t]
+    assert len(timed) == record["space_size"] == 16
+    assert all(t["TY"] != 12 for t in record["tried"])
+    best = max(timed, key=lambda t: t["gflop_per_s"])
+    assert record["best"] == {k: best[k] for k in spec}
+    assert sgemm.tuned_config(queue.device)[0] == Config.from_json(record["best"])
+    assert tuning.cache_file(queue.device, 48).is_file()   # kernel_tuner's own cache
+    assert "Best of 16 configurations timed" in tuning.summary(record)
+    # the ladder now runs the tuned configuration
+    items = sgemm.ladder(ctx, queue, 40, seed=3)
+    assert "tuned here" in items[-1].label and items[-1].params["config"] == record["best"]
+    items[-1].verify()
+
+
+def test_a_tuning_child_that_dies_is_a_sentence(cq, tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(tuning, "CHILD", "import os; print('dying on purpose'); os.abort()")
+    _, queue = cq
+    with pytest.raises(tuning.TuningFailed, match="(?s)ended without a result.*dying on purpose"):
+        tuning.tune_sgemm(queue.device, budget=5, n=32, progress=False)
+    assert cache.read(sgemm.TUNED) == {}
+
+
+def test_numpy_matmul_is_a_library_row():
+    row = sgemm.numpy_matmul(64, repeats=2)
+    assert row["gflop_per_s"] > 0 and row["kernel"] == "numpy" and row["flops"] == 2 * 64 ** 3
+
+
+def test_the_experiment_measures_the_ladder_and_the_libraries(cq, monkeypatch):
+    monkeypatch.setenv("COURSE_SMALL", "1")
+    ctx, queue = cq
+    result = sgemm.sgemm_experiment(ctx, queue)
+    kernels = [r["kernel"] for r in result["rows"]]
+    assert kernels[:5] == ["sgemm_naive", "sgemm_tiled", "sgemm_rows", "sgemm_vector",
+                           "sgemm_param"]
+    assert all(r["correct"] for r in result["rows"]), result["rows"]
+    if queue.device.type & cl.device_type.CPU:
+        assert "numpy" in kernels
+    assert result["environment"]["device"]["device"] == queue.device.name.strip()
+    assert np.isfinite([r["gflop_per_s"] for r in result["rows"]]).all()
