@@ -182,6 +182,20 @@ def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
     return "; ".join(dict.fromkeys(known)) or None
 
 
+def study_sgemm(ctx: cl.Context, queue: cl.CommandQueue) -> str | None:
+    """Notebook 09's ladder at a size off every tile, with the default configuration of
+    sgemm_param and two extremes of its space (as tests/test_sgemm.py runs them)."""
+    from .sgemm import Config, ladder, valid
+    dev = queue.device
+    extremes = {"float4, 128x128 tiles": Config(TM=128, TN=128, TK=32, TX=16, TY=16, VW=4),
+                "no local memory": Config(TM=16, TN=16, TK=8, TX=4, TY=4, LOCAL=0)}
+    configs = {k: c for k, c in extremes.items()
+               if valid(c, dev.max_work_group_size, dev.local_mem_size)}
+    for p in ladder(ctx, queue, (37, 53, 29), config=Config(), configs=configs, seed=0):
+        p.verify()
+    return None
+
+
 def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
     """Every item of the device check, by name."""
     from functools import partial
@@ -202,6 +216,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
             found[f"given {record}"] = partial(solution, name=record)
     for name in studies.SMALL:
         found[f"study {name}"] = partial(study, name=name)
+    found["study sgemm"] = study_sgemm
     return found
 
 
