@@ -131,3 +131,9 @@ def test_the_experiment_measures_the_ladder_and_the_libraries(cq, monkeypatch):
         assert "numpy" in kernels
     assert result["environment"]["device"]["device"] == queue.device.name.strip()
     assert np.isfinite([r["gflop_per_s"] for r in result["rows"]]).all()
+
+
+def test_the_device_check_runs_the_ladder(cq):
+    from helpers import devcheck
+    assert "study sgemm" in devcheck.items()
+    assert devcheck.study_sgemm(*cq) is None   # raises StudyMismatch on a wrong rung
