@@ -30,6 +30,7 @@ from .studies import (
     _out,
     _result,
     _run_and_compare,
+    cupy_samples,
     kernel,
     launcher,
     measure,
@@ -215,10 +216,6 @@ def ladder(ctx: cl.Context, queue: cl.CommandQueue, size: int | tuple[int, int, 
 # --------------------------------------------------------------------------------------------------
 # The libraries beside it.
 
-def _seconds(samples: list[float]) -> float:
-    return float(np.median(samples))
-
-
 def numpy_matmul(n: int, repeats: int = 5, seed: int | None = None) -> dict:
     """numpy's matmul (the host's BLAS) on an n x n float32 product, timed on the host."""
     a, b, _ = _matrices(n, n, n, seed)
@@ -228,7 +225,7 @@ def numpy_matmul(n: int, repeats: int = 5, seed: int | None = None) -> dict:
         start = time.perf_counter()
         a @ b
         samples.append(time.perf_counter() - start)
-    s = _seconds(samples)
+    s = float(np.median(samples))
     blas = _blas_name()
     return {"label": f"numpy matmul ({blas}, host)", "kernel": "numpy", "seconds": s,
             "min_seconds": float(min(samples)), "repeats": repeats, "flops": flops(n, n, n),
@@ -255,17 +252,8 @@ def cublas_sgemm(queue: cl.CommandQueue, n: int, repeats: int = 10,
     rng = np.random.default_rng(seed)
     a = cupy.asarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
     b = cupy.asarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
-    for _ in range(3):
-        a @ b
-    samples = []
-    for _ in range(repeats):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        a @ b
-        end.record()
-        end.synchronize()
-        samples.append(cupy.cuda.get_elapsed_time(start, end) * 1e-3)
-    s = _seconds(samples)
+    samples = cupy_samples(cupy, lambda: a @ b, repeats)
+    s = float(np.median(samples))
     return {"label": f"cuBLAS SGEMM (cupy {cupy.__version__})", "kernel": "cublas", "seconds": s,
             "min_seconds": float(min(samples)), "repeats": repeats, "flops": flops(n, n, n),
             "gflop_per_s": gflop_per_s(flops(n, n, n), s), "m": n, "n": n, "k": n,
@@ -328,7 +316,7 @@ def clblast_sgemm(ctx: cl.Context, queue: cl.CommandQueue, n: int, repeats: int 
         call()
         queue.finish()
         samples.append(time.perf_counter() - start)
-    s = _seconds(samples)
+    s = float(np.median(samples))
     version = os.environ.get("COURSE_CLBLAST_VERSION", os.path.basename(lib._name))
     return {"label": f"CLBlast SGEMM ({version}, timed on the host)", "kernel": "clblast",
             "seconds": s, "min_seconds": float(min(samples)), "repeats": repeats,

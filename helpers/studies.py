@@ -779,6 +779,22 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     return prepared
 
 
+def cupy_samples(cupy, fn: Callable[[], object], repeats: int, warmup: int = 3) -> list[float]:
+    """Seconds of ``repeats`` calls of ``fn`` (a cupy operation) after ``warmup``, each timed with
+    CUDA events on the current stream."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeats):
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        samples.append(cupy.cuda.get_elapsed_time(start, end) * 1e-3)
+    return samples
+
+
 def cublas_matvec(queue: cl.CommandQueue, width: int, height: int, repeats: int = 20,
                   seed: int | None = None) -> dict | None:
     """cuBLAS sgemv through cupy (``m @ v``), timed with CUDA events; None without cupy or an
@@ -789,16 +805,7 @@ def cublas_matvec(queue: cl.CommandQueue, width: int, height: int, repeats: int 
     rng = _rng(seed)
     m = cupy.asarray(rng.uniform(-1, 1, (height, width)).astype(np.float32))
     v = cupy.asarray(rng.uniform(-1, 1, width).astype(np.float32))
-    for _ in range(3):
-        m @ v
-    samples = []
-    for _ in range(repeats):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        m @ v
-        end.record()
-        end.synchronize()
-        samples.append(cupy.cuda.get_elapsed_time(start, end) * 1e-3)
+    samples = cupy_samples(cupy, lambda: m @ v, repeats)
     seconds = float(np.median(samples))
     nbytes = 4 * (width * height + width + height)
     return {"label": f"cuBLAS sgemv (cupy {cupy.__version__})", "kernel": "cublas",

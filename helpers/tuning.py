@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from . import cache
 from .device import DeviceSpec, choose_device, device_key, find_device
 from .paths import ROOT
 from .probe import child_environment
-from .sgemm import SPACE, Config, flops, save_tuned, valid
+from .sgemm import SPACE, Config, flops, save_tuned
 from .timing import environment, gflop_per_s, small_sizes
 
 MARK = "@@tuning "          # the child's report lines start with this
@@ -74,7 +75,8 @@ def tune_sgemm(device: str | None = None, budget: float = 60.0, n: int | None = 
         bar = Progress([], f"tuning sgemm_param ({budget:.0f} s)", total=int(budget),
                        enabled=progress)
         started, tried, result, chatter = time.perf_counter(), 0, None, []
-        deadline = started + budget + START_GRACE
+        killer = threading.Timer(budget + START_GRACE, proc.kill)   # even a silent, hung child
+        killer.start()
         try:
             for line in proc.stdout:
                 if line.startswith(MARK):
@@ -87,10 +89,8 @@ def tune_sgemm(device: str | None = None, budget: float = 60.0, n: int | None = 
                              f"{tried} tried")
                 else:
                     chatter.append(line.rstrip())
-                if time.perf_counter() > deadline:
-                    proc.kill()
-                    break
         finally:
+            killer.cancel()
             proc.wait()
             bar.step(int(budget), f"{tried} tried")
     if result is None:
@@ -127,7 +127,7 @@ def child_main(request_path: str) -> int:
     import pyopencl as cl
     from kernel_tuner.observers.observer import BenchmarkObserver
 
-    from .sgemm import restrictions
+    from .sgemm import restrictions, space
 
     req = json.loads(Path(request_path).read_text())
     dev = find_device(DeviceSpec(**req["device"]))
@@ -137,7 +137,7 @@ def child_main(request_path: str) -> int:
                    if d.int_ptr == dev.int_ptr)
     n = int(req["n"])
     spec = {k: list(v) for k, v in req["spec"].items()}
-    valid_count = sum(1 for _ in _valid_configs(spec, dev))
+    valid_count = len(space(dev, spec))
     if valid_count == 0:
         _emit({"error": "no valid configuration in the space on this device"})
         return 3
@@ -188,11 +188,3 @@ def child_main(request_path: str) -> int:
                       if isinstance(env, dict) else kernel_tuner.__version__}})
     return 0
 
-
-def _valid_configs(spec: dict[str, list[int]], dev):
-    import itertools
-    keys = list(spec)
-    for values in itertools.product(*(spec[k] for k in keys)):
-        cfg = Config(**dict(zip(keys, values, strict=True)))
-        if valid(cfg, dev.max_work_group_size, dev.local_mem_size):
-            yield cfg

@@ -137,3 +137,12 @@ def test_the_device_check_runs_the_ladder(cq):
     from helpers import devcheck
     assert "study sgemm" in devcheck.items()
     assert devcheck.study_sgemm(*cq) is None   # raises StudyMismatch on a wrong rung
+
+
+def test_a_tuning_child_that_hangs_silently_is_stopped(cq, tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(tuning, "CHILD", "import time; time.sleep(60)")
+    monkeypatch.setattr(tuning, "START_GRACE", 2.0)
+    _, queue = cq
+    with pytest.raises(tuning.TuningFailed, match="exit code -9"):
+        tuning.tune_sgemm(queue.device, budget=1, n=32, progress=False)

@@ -89,7 +89,7 @@ def _perf(side: int, t: int = 16) -> Case:
     return sgemm_case(side, side, side, t, small_up_to=0)
 
 
-_TILE_BYTES = "each tile holds T * T floats, row ly at [ly * T]"
+_TILE_LAYOUT = "each tile holds T * T floats, row ly at [ly * T]"
 
 register(Exercise(
     name="sgemm_tiled",
@@ -149,8 +149,8 @@ register(Exercise(
                     "row < m, k0 + lx < k (a) and k0 + ly < k, col < n (b)", "global"),
         FindingHint("out_of_bounds_write", "c was written past its end: store only when row < m "
                     "and col < n", "global"),
-        FindingHint("out_of_bounds_read", f"a tile was read past its end: {_TILE_BYTES}", "local"),
-        FindingHint("out_of_bounds_write", f"a tile was written past its end: {_TILE_BYTES}",
+        FindingHint("out_of_bounds_read", f"a tile was read past its end: {_TILE_LAYOUT}", "local"),
+        FindingHint("out_of_bounds_write", f"a tile was written past its end: {_TILE_LAYOUT}",
                     "local"),
     ),
     performance=Performance(_perf(512), _perf(256), peak="compute",
