@@ -184,10 +184,12 @@ def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
 
 def study_sgemm(ctx: cl.Context, queue: cl.CommandQueue) -> str | None:
     """Notebook 09's ladder at a size off every tile, with the default configuration of
-    sgemm_param and two extremes of its space (as tests/test_sgemm.py runs them)."""
+    sgemm_param and three extremes of its space (as tests/test_sgemm.py runs them)."""
     from .sgemm import Config, ladder, valid
     dev = queue.device
     extremes = {"float4, 128x128 tiles": Config(TM=128, TN=128, TK=32, TX=16, TY=16, VW=4),
+                "runs of 4, prefetched": Config(TM=128, TN=128, TK=8, TX=16, TY=16, VW=2, VR=4,
+                                                PF=1),
                 "no local memory": Config(TM=16, TN=16, TK=8, TX=4, TY=4, LOCAL=0)}
     configs = {k: c for k, c in extremes.items()
                if valid(c, dev.max_work_group_size, dev.local_mem_size)}

@@ -54,6 +54,8 @@ class Config:
     TX: int = 16
     TY: int = 16
     VW: int = 1
+    VR: int = 1
+    PF: int = 0
     LOCAL: int = 1
 
     def options(self) -> tuple[str, ...]:
@@ -70,13 +72,15 @@ class Config:
         return (self.TM // self.TY) * (self.TN // self.TX)
 
     def local_bytes(self) -> int:
-        return 4 * self.TK * (self.TM + 1 + self.TN) if self.LOCAL else 0
+        return 4 * self.TK * (self.TM + self.VR + self.TN) if self.LOCAL else 0
 
     def label(self) -> str:
         where = "local tiles" if self.LOCAL else "no local memory"
+        runs = f" in runs of {self.VR}" if self.VR > 1 else ""
+        ahead = ", prefetched" if self.PF else ""
         return (f"{self.TM}x{self.TN} tile, {self.TX}x{self.TY} work-items "
-                f"({self.TM // self.TY}x{self.TN // self.TX} each), TK={self.TK}, "
-                f"float{self.VW if self.VW > 1 else ''}, {where}")
+                f"({self.TM // self.TY}x{self.TN // self.TX} each{runs}), TK={self.TK}, "
+                f"float{self.VW if self.VW > 1 else ''}{ahead}, {where}")
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -93,6 +97,8 @@ SPACE = {
     "TX": [4, 8, 16, 32],
     "TY": [4, 8, 16, 32],
     "VW": [1, 2, 4],
+    "VR": [1, 2, 4],
+    "PF": [0, 1],
     "LOCAL": [0, 1],
 }
 
@@ -101,13 +107,16 @@ def restrictions(max_group: int, local_memory: int) -> list[str]:
     """What makes a configuration worth building on a device with these limits, in kernel_tuner's
     own form (expressions over the parameters): the shapes divide, the work-group fits and has at
     least 16 work-items, the tiles fit local memory, at most 64 results per work-item (registers),
-    and without local memory only one value of the parameters that then mean nothing."""
+    prefetching only where every work-item holds the same share of a step, and without local memory
+    only one value of the parameters that then mean nothing."""
     return [
         "TM % TY == 0", "TN % TX == 0", "TK % VW == 0", "TN % VW == 0",
+        "(TM // TY) % VR == 0", "(TN // TX) % VR == 0",
         f"16 <= TX * TY <= {max_group}",
         "(TM // TY) * (TN // TX) <= 64",
-        f"LOCAL == 1 or (TK == {SPACE['TK'][0]} and VW == 1)",
-        f"LOCAL == 0 or 4 * TK * (TM + 1 + TN) <= {local_memory}",
+        "PF == 0 or ((TM * TK // VW) % (TX * TY) == 0 and (TK * TN // VW) % (TX * TY) == 0)",
+        f"LOCAL == 1 or (TK == {SPACE['TK'][0]} and VW == 1 and PF == 0)",
+        f"LOCAL == 0 or 4 * TK * (TM + VR + TN) <= {local_memory}",
     ]
 
 
@@ -356,4 +365,5 @@ def sgemm_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
             rows.append(row)
         rows += libraries(ctx, queue, n)
     return _result("sgemm", rows, queue, left_out=left_out,
-                   tuned=(found[1] if found else None), config=config.to_json())
+                   tuned=({k: v for k, v in found[1].items() if k != "tried"} if found else None),
+                   config=config.to_json())   # the tuning record without its every timing

@@ -15,13 +15,16 @@ from helpers.sgemm import SPACE, Config
 # (m, n, k): square and multiple of every tile, then every dimension off the tiles
 SIZES = [(64, 64, 64), (128, 128, 128), (37, 53, 29), (100, 33, 70), (1, 130, 17), (129, 1, 65)]
 
-# the extremes of the space: the largest tiles with vector loads, the smallest without local
-# memory, and the default
+# the extremes of the space: the largest tiles with vector loads (as runs of four, prefetched: the
+# H100's best region), the smallest without local memory, and one result per work-item
 CONFIGS = {
     "largest tiles, float4": Config(TM=128, TN=128, TK=32, TX=16, TY=16, VW=4),
-    "wide work-group, float2": Config(TM=32, TN=128, TK=8, TX=32, TY=8, VW=2),
+    "largest tiles, runs of 4, prefetched": Config(TM=128, TN=128, TK=16, TX=32, TY=8, VW=4,
+                                                   VR=4, PF=1),
+    "wide work-group, float2, runs of 2": Config(TM=32, TN=128, TK=8, TX=32, TY=8, VW=2, VR=2),
     "no local memory": Config(TM=16, TN=16, TK=8, TX=4, TY=4, VW=1, LOCAL=0),
-    "one result each": Config(TM=16, TN=16, TK=16, TX=16, TY=16),
+    "no local memory, runs of 2": Config(TM=16, TN=32, TK=8, TX=8, TY=4, VR=2, LOCAL=0),
+    "one result each, prefetched": Config(TM=16, TN=16, TK=16, TX=16, TY=16, PF=1),
 }
 
 
@@ -77,9 +80,16 @@ def test_the_space_holds_only_buildable_configurations():
     assert Config() in configs and len(configs) > 500
     for c in configs:
         assert c.TM % c.TY == 0 and c.TN % c.TX == 0 and c.TK % c.VW == 0
+        assert (c.TM // c.TY) % c.VR == 0 and (c.TN // c.TX) % c.VR == 0
         assert 16 <= c.TX * c.TY <= 1024 and c.local_bytes() <= limits[1]
+        if c.PF:   # every work-item holds the same whole share of a step
+            assert (c.TM * c.TK // c.VW) % (c.TX * c.TY) == 0
+            assert (c.TK * c.TN // c.VW) % (c.TX * c.TY) == 0
     assert not sgemm.valid(Config(TM=128, TN=128, TK=32, TX=8, TY=8), *limits)   # 256 results each
     assert not sgemm.valid(Config(TX=32, TY=64, TM=64, TN=64), *limits)          # group too large
+    assert not sgemm.valid(Config(TM=16, TN=64, TX=16, TY=16, VR=4), *limits)   # one row each
+    assert not sgemm.valid(Config(TM=16, TN=16, TK=8, TX=16, TY=16, PF=1), *limits)  # half a share
+    assert sgemm.valid(Config(TM=128, TN=128, TK=16, TX=32, TY=8, VW=4, VR=4, PF=1), *limits)
     assert set(SPACE) == set(Config().to_json())
 
 
@@ -88,7 +98,7 @@ def test_a_short_tuning_run_saves_the_best_configuration(cq, tmp_path, monkeypat
     ctx, queue = cq
     # TY = 12 divides neither TM: a third of the space is not valid, and must not be timed
     spec = {"TM": [16, 32], "TN": [16, 32], "TK": [8], "TX": [8], "TY": [4, 8, 12], "VW": [1],
-            "LOCAL": [0, 1]}
+            "VR": [1], "PF": [0], "LOCAL": [0, 1]}
     record = tuning.tune_sgemm(queue.device, budget=30, n=48, spec=spec,
                                strategy="brute_force", progress=False)
     timed = [t for t in record["tried"] if "gflop_per_s" in t]
@@ -103,6 +113,19 @@ def test_a_short_tuning_run_saves_the_best_configuration(cq, tmp_path, monkeypat
     items = sgemm.ladder(ctx, queue, 40, seed=3)
     assert "tuned here" in items[-1].label and items[-1].params["config"] == record["best"]
     items[-1].verify()
+
+
+def test_a_guided_search_lists_each_configuration_once(cq, tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    _, queue = cq
+    # four valid configurations: a genetic algorithm's generations revisit them many times
+    spec = {"TM": [16, 32], "TN": [16], "TK": [8], "TX": [8], "TY": [4, 8], "VW": [1], "VR": [1],
+            "PF": [0], "LOCAL": [1]}
+    record = tuning.tune_sgemm(queue.device, budget=15, n=32, spec=spec, seed=4,
+                               strategy="genetic_algorithm", progress=False, save=False)
+    configs = [tuple(t[k] for k in spec) for t in record["tried"]]
+    assert len(configs) == len(set(configs)) <= record["space_size"] == 4
+    assert f"Best of {len(configs)} configurations timed" in tuning.summary(record)
 
 
 def test_a_tuning_child_that_dies_is_a_sentence(cq, tmp_path, monkeypatch):
@@ -130,6 +153,7 @@ def test_the_experiment_measures_the_ladder_and_the_libraries(cq, monkeypatch):
     if queue.device.type & cl.device_type.CPU:
         assert "numpy" in kernels
     assert result["environment"]["device"]["device"] == queue.device.name.strip()
+    assert result["tuned"] is None or "tried" not in result["tuned"]   # a summary, not every timing
     assert np.isfinite([r["gflop_per_s"] for r in result["rows"]]).all()
 
 

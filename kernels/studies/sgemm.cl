@@ -146,10 +146,14 @@ void sgemm_vector(__global const float *a, __global const float *b, __global flo
 
 // Every choice a build-time parameter (the course's counterpart of Du et al.'s Table 4):
 //   TM x TN  the tile of c one work-group computes (rows x columns)
-//   TX x TY  the work-group shape; each work-item computes (TM / TY) x (TN / TX) elements of c,
-//            rows ty, ty + TY, ... and columns tx, tx + TX, ... (neighbours store neighbours)
+//   TX x TY  the work-group shape; each work-item computes (TM / TY) x (TN / TX) elements of c
+//   VR       how those elements are spread (1, 2 or 4): in runs of VR neighbours, the runs TY * VR
+//            rows and TX * VR columns apart; each run is read from the tiles as one vector (with
+//            VR = 1, rows ty, ty + TY, ... and columns tx, tx + TX, ...)
 //   TK       how far along k each step of the tile loop goes (K-blocking)
 //   VW       the vector width of the reads that fill the tiles (1, 2 or 4; divides TK and TN)
+//   PF       1: read the next step's tiles from global memory into registers while this step
+//            computes (prefetching); 0: read, then compute
 //   LOCAL    1: tiles of a and b in local memory; 0: every operand read through the caches
 // Global: (n rounded up to TN, divided by TN / TX; m rounded up to TM, divided by TM / TY).
 #ifndef TM
@@ -170,25 +174,81 @@ void sgemm_vector(__global const float *a, __global const float *b, __global flo
 #ifndef VW
 #define VW 1
 #endif
+#ifndef VR
+#define VR 1
+#endif
+#ifndef PF
+#define PF 0
+#endif
 #ifndef LOCAL
 #define LOCAL 1
 #endif
 #define WM (TM / TY)
 #define WN (TN / TX)
+#define GROUP (TX * TY)
 
 #if VW == 4
-#define VLOAD(p) vload4(0, p)
 #define VTYPE float4
-#define LANES(v) {(v).s0, (v).s1, (v).s2, (v).s3}
+#define VLOAD(p) vload4(0, p)
+#define VMAKE(v) ((float4)((v)[0], (v)[1], (v)[2], (v)[3]))
+#define LANES(x) {(x).s0, (x).s1, (x).s2, (x).s3}
 #elif VW == 2
-#define VLOAD(p) vload2(0, p)
 #define VTYPE float2
-#define LANES(v) {(v).s0, (v).s1}
+#define VLOAD(p) vload2(0, p)
+#define VMAKE(v) ((float2)((v)[0], (v)[1]))
+#define LANES(x) {(x).s0, (x).s1}
 #else
-#define VLOAD(p) (*(p))
 #define VTYPE float
-#define LANES(v) {(v)}
+#define VLOAD(p) (*(p))
+#define VMAKE(v) ((v)[0])
+#define LANES(x) {(x)}
 #endif
+
+#if VR == 4
+#define RTYPE float4
+#define RLANES(x) {(x).s0, (x).s1, (x).s2, (x).s3}
+#elif VR == 2
+#define RTYPE float2
+#define RLANES(x) {(x).s0, (x).s1}
+#else
+#define RTYPE float
+#define RLANES(x) {(x)}
+#endif
+
+// a's tile is stored transposed (a_tile[j][r] = a[row0 + r][k0 + j]); its rows are padded by VR
+// floats, so that the transposing stores spread over the banks and vector reads stay aligned
+#define AROW (TM + VR)
+
+// VW floats of p (a rows x cols matrix) from (row, col) on, zero outside it
+inline VTYPE fetch(__global const float *p, int row, int rows, int col, int cols)
+{
+    if (row < rows && col + VW <= cols)
+        return VLOAD(p + row * cols + col);
+    float v[VW];
+    for (int q = 0; q < VW; q++)
+        v[q] = (row < rows && col + q < cols) ? p[row * cols + col + q] : 0.0f;
+    return VMAKE(v);
+}
+
+// element e of a tile step: where it comes from and where it goes
+#define A_ROW(e) ((e) / (TK / VW))
+#define A_COL(e) (((e) % (TK / VW)) * VW)
+#define B_ROW(e) ((e) / (TN / VW))
+#define B_COL(e) (((e) % (TN / VW)) * VW)
+
+inline void put_a(__local float *as, int e, VTYPE x)
+{
+    const float l[VW] = LANES(x);
+    for (int q = 0; q < VW; q++)
+        as[(A_COL(e) + q) * AROW + A_ROW(e)] = l[q];
+}
+
+inline void put_b(__local float *bs, int e, VTYPE x)
+{
+    const float l[VW] = LANES(x);
+    for (int q = 0; q < VW; q++)
+        bs[B_ROW(e) * TN + B_COL(e) + q] = l[q];
+}
 
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void sgemm_param(__global const float *a, __global const float *b, __global float *c,
@@ -202,45 +262,60 @@ void sgemm_param(__global const float *a, __global const float *b, __global floa
             acc[i][j] = 0.0f;
 
 #if LOCAL
-    __local float a_tile[TK][TM + 1];     // transposed, a_tile[j][r] = a[row0 + r][k0 + j]
-    __local float b_tile[TK][TN];
+    __local RTYPE a_tile[TK * AROW / VR];
+    __local RTYPE b_tile[TK * TN / VR];
+    __local float *as = (__local float *)a_tile, *bs = (__local float *)b_tile;
     const int id = ty * TX + tx;
+#if PF
+    // each work-item's share of a step, held in registers between the reads and the stores
+#define NA (TM * TK / VW / GROUP)
+#define NB (TK * TN / VW / GROUP)
+    VTYPE pa[NA], pb[NB];
+    for (int t = 0; t < NA; t++) {
+        const int e = id + t * GROUP;
+        pa[t] = fetch(a, row0 + A_ROW(e), m, A_COL(e), k);
+    }
+    for (int t = 0; t < NB; t++) {
+        const int e = id + t * GROUP;
+        pb[t] = fetch(b, B_ROW(e), k, col0 + B_COL(e), n);
+    }
+#endif
     for (int k0 = 0; k0 < (int)k; k0 += TK) {
-        for (int e = id; e < TM * TK / VW; e += TX * TY) {
-            const int r = e / (TK / VW), j = (e % (TK / VW)) * VW;
-            const int gr = row0 + r, gj = k0 + j;
-            float v[VW];
-            if (gr < (int)m && gj + VW <= (int)k) {
-                const VTYPE x = VLOAD(a + gr * k + gj);
-                const float lanes[VW] = LANES(x);
-                for (int q = 0; q < VW; q++) v[q] = lanes[q];
-            } else {
-                for (int q = 0; q < VW; q++)
-                    v[q] = (gr < (int)m && gj + q < (int)k) ? a[gr * k + gj + q] : 0.0f;
-            }
-            for (int q = 0; q < VW; q++)
-                a_tile[j + q][r] = v[q];
-        }
-        for (int e = id; e < TK * TN / VW; e += TX * TY) {
-            const int j = e / (TN / VW), cc = (e % (TN / VW)) * VW;
-            const int gj = k0 + j, gc = col0 + cc;
-            float v[VW];
-            if (gj < (int)k && gc + VW <= (int)n) {
-                const VTYPE x = VLOAD(b + gj * n + gc);
-                const float lanes[VW] = LANES(x);
-                for (int q = 0; q < VW; q++) v[q] = lanes[q];
-            } else {
-                for (int q = 0; q < VW; q++)
-                    v[q] = (gj < (int)k && gc + q < (int)n) ? b[gj * n + gc + q] : 0.0f;
-            }
-            for (int q = 0; q < VW; q++)
-                b_tile[j][cc + q] = v[q];
-        }
+#if PF
+        for (int t = 0; t < NA; t++)
+            put_a(as, id + t * GROUP, pa[t]);
+        for (int t = 0; t < NB; t++)
+            put_b(bs, id + t * GROUP, pb[t]);
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (k0 + TK < (int)k) {
+            for (int t = 0; t < NA; t++) {
+                const int e = id + t * GROUP;
+                pa[t] = fetch(a, row0 + A_ROW(e), m, k0 + TK + A_COL(e), k);
+            }
+            for (int t = 0; t < NB; t++) {
+                const int e = id + t * GROUP;
+                pb[t] = fetch(b, k0 + TK + B_ROW(e), k, col0 + B_COL(e), n);
+            }
+        }
+#else
+        for (int e = id; e < TM * TK / VW; e += GROUP)
+            put_a(as, e, fetch(a, row0 + A_ROW(e), m, k0 + A_COL(e), k));
+        for (int e = id; e < TK * TN / VW; e += GROUP)
+            put_b(bs, e, fetch(b, k0 + B_ROW(e), k, col0 + B_COL(e), n));
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
         for (int j = 0; j < TK; j++) {
             float ar[WM], br[WN];
-            for (int i = 0; i < WM; i++) ar[i] = a_tile[j][ty + i * TY];
-            for (int q = 0; q < WN; q++) br[q] = b_tile[j][tx + q * TX];
+            for (int i = 0; i < WM / VR; i++) {
+                const RTYPE x = a_tile[j * (AROW / VR) + ty + i * TY];
+                const float l[VR] = RLANES(x);
+                for (int v = 0; v < VR; v++) ar[i * VR + v] = l[v];
+            }
+            for (int q = 0; q < WN / VR; q++) {
+                const RTYPE x = b_tile[j * (TN / VR) + tx + q * TX];
+                const float l[VR] = RLANES(x);
+                for (int v = 0; v < VR; v++) br[q * VR + v] = l[v];
+            }
             for (int i = 0; i < WM; i++)
                 for (int q = 0; q < WN; q++)
                     acc[i][q] = fma(ar[i], br[q], acc[i][q]);
@@ -251,11 +326,11 @@ void sgemm_param(__global const float *a, __global const float *b, __global floa
     for (int j = 0; j < (int)k; j++) {
         float ar[WM], br[WN];
         for (int i = 0; i < WM; i++) {
-            const int row = row0 + ty + i * TY;
+            const int row = row0 + (ty + (i / VR) * TY) * VR + i % VR;
             ar[i] = row < (int)m ? a[row * k + j] : 0.0f;
         }
         for (int q = 0; q < WN; q++) {
-            const int col = col0 + tx + q * TX;
+            const int col = col0 + (tx + (q / VR) * TX) * VR + q % VR;
             br[q] = col < (int)n ? b[j * n + col] : 0.0f;
         }
         for (int i = 0; i < WM; i++)
@@ -264,10 +339,12 @@ void sgemm_param(__global const float *a, __global const float *b, __global floa
     }
 #endif
     for (int i = 0; i < WM; i++) {
-        const int row = row0 + ty + i * TY;
+        const int row = row0 + (ty + (i / VR) * TY) * VR + i % VR;
+        if (row >= (int)m)
+            continue;
         for (int q = 0; q < WN; q++) {
-            const int col = col0 + tx + q * TX;
-            if (row < (int)m && col < (int)n)
+            const int col = col0 + (tx + (q / VR) * TX) * VR + q % VR;
+            if (col < (int)n)
                 c[row * n + col] = acc[i][q];
         }
     }
