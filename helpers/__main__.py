@@ -130,6 +130,11 @@ def _tune(args: argparse.Namespace) -> int:
     except TuningFailed as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    if args.json:   # the record's provenance: the command that wrote it
+        record["written_by"] = " ".join(["python -m helpers tune sgemm", f"--budget {args.budget:g}",
+                                         *([f"--size {args.size}"] if args.size else []),
+                                         f"--strategy {args.strategy}", "--json",
+                                         *([f"--device {args.device}"] if args.device else [])])
     print(json.dumps(record, indent=1) if args.json else summary(record))
     return 0
 

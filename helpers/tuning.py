@@ -169,9 +169,12 @@ def child_main(request_path: str) -> int:
         cache=req["cache"], iterations=5, quiet=True, observers=[Tick()],
         metrics={"GFLOP/s": lambda p: gflop_per_s(flops(n, n, n), p["time"] * 1e-3)},
         seed=req["seed"])
-    tried = []
-    for r in results:
+    tried, seen = [], set()
+    for r in results:   # a guided strategy revisits configurations: each is listed once
         cfg = {k: int(r[k]) for k in spec}
+        if tuple(cfg.values()) in seen:
+            continue
+        seen.add(tuple(cfg.values()))
         t = r.get("time")
         if isinstance(t, int | float) and np.isfinite(t):
             tried.append({**cfg, "ms": float(t), "gflop_per_s": gflop_per_s(flops(n, n, n), t * 1e-3)})
