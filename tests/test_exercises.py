@@ -62,6 +62,9 @@ WRONG_FLOAT_COPY = {
     "crash": [("crashed the process running it (SIGSEGV)", "failed while running on the device"),
               "crash.cl:5:26: write outside a buffer"],
     "endless": ["did not finish", "within 3 s and was stopped: an endless loop?"],
+    # a megabyte of printf: stopped at OUTPUT_LIMIT, its last lines shown, whatever the device
+    "printf_flood": ["printed more than 1 MiB and was stopped", "its last lines:",
+                     "copies"],
     "compile_error": ["does not compile",
                       "compile_error.cl:6:22: error: use of undeclared identifier 'index'"],
     "wrong_name": ["has no kernel function named float_copy (kernels found: floatCopy)",
@@ -220,6 +223,9 @@ def test_notebooks_are_committed_without_outputs():
                        if c["cell_type"] == "code" and (c.get("outputs") or c.get("execution_count"))]
         assert not with_output, f"{path.name}: cells {with_output} carry outputs (nbstripout)"
         assert "widgets" not in nb.get("metadata", {}), f"{path.name} carries widget state"
+        # nbformat 4.5: every cell has a unique id (newer nbformat warns, later ones will refuse)
+        ids = [c.get("id") for c in nb["cells"]]
+        assert None not in ids and len(set(ids)) == len(ids), f"{path.name}: cell ids {ids}"
 
 
 PERFORMANCE = sorted(ex.name for ex in exercises() if ex.performance)
