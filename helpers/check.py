@@ -45,6 +45,8 @@ RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
 OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
 HANG_OCLGRIND_TIMEOUT = 20.0  # after a hang on the device: what Oclgrind sees in a short run
 REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported a finding
+OUTPUT_LIMIT = 1 << 20       # bytes a check's process may print (kernel printf) before it is stopped
+OUTPUT_KEPT = 4096           # bytes kept of each end of a longer output
 OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run on Oclgrind
 
 CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
@@ -85,6 +87,7 @@ class PassResult:
     seconds: float = 0.0
     skipped_plugin: str = ""         # an Oclgrind plugin left out after it crashed
     cut_short: bool = False          # Oclgrind stopped once it had reported (see REPORT_GRACE)
+    flooded: bool = False            # stopped for printing more than OUTPUT_LIMIT bytes
     warnings: str = ""               # the compiler's warnings, placed in the kernel file
     speed: dict[str, dict] = field(default_factory=dict)  # a speed pass: role -> timing
     peak: dict = field(default_factory=dict)                # ... and the device's peaks
@@ -186,6 +189,10 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                 _kill(proc)
                 result.hung_in = current
                 break
+            if os.fstat(output_file.fileno()).st_size > OUTPUT_LIMIT:   # printf without end
+                _kill(proc)
+                result.flooded = True
+                break
             # Oclgrind goes on simulating every work-item after its reports (a wild loop of
             # writes makes it take minutes): once it has reported, what it said is the verdict.
             if reported_at is None and time.perf_counter() > next_look:
@@ -198,8 +205,7 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                 result.cut_short = True
                 break
         result.seconds = time.perf_counter() - started
-        output_file.seek(0)
-        result.output = output_file.read().decode(errors="replace")
+        result.output = _head_and_tail(output_file)
         output_file.close()
         if log.exists():
             result.findings = oclgrind.parse(log.read_text(errors="replace"))
@@ -209,6 +215,18 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
             else:
                 result.crashed_in = current
     return result
+
+
+def _head_and_tail(f, keep: int = OUTPUT_KEPT) -> str:
+    """What the child printed: all of it when short, else its first and last ``keep`` bytes."""
+    size = os.fstat(f.fileno()).st_size
+    f.seek(0)
+    if size <= 2 * keep:
+        return f.read().decode(errors="replace")
+    head = f.read(keep).decode(errors="replace")
+    f.seek(size - keep)
+    tail = f.read(keep).decode(errors="replace")
+    return f"{head}\n[... {size - 2 * keep} bytes left out ...]\n{tail}"
 
 
 def _kill(proc: subprocess.Popen) -> None:
@@ -439,6 +457,12 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float) -> list[str]
         found = ", ".join(p.no_kernel["found"]) or "none"
         return [f"has no kernel function named {ex.function} (kernels found: {found}). The "
                 f"contract is: {signature(ex)}"]
+    if p.flooded:
+        lines = [f"printed more than {OUTPUT_LIMIT >> 20} MiB and was stopped: a printf in a loop, "
+                 f"or in every work-item of a large range? Print from one work-item (if "
+                 f"get_global_id(0) == 0) and outside loops, then remove the printf."]
+        tail = _output_tail(p, limit=3)
+        return lines + (["its last lines:\n" + tail] if tail else [])
     if p.hung_in is not None:
         return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
                 f"endless loop? Check that every loop's condition becomes false for every "
@@ -553,7 +577,7 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
                            f"please report it):\n{dp.internal_error}", path, seed, dp)
     # A kernel that does not build: nothing Oclgrind could add. One that does not end: a short
     # Oclgrind run on two small cases may still show why (a work-item stuck at a barrier).
-    if dp.build_error or dp.no_kernel or dp.hung_in is not None:
+    if dp.build_error or dp.no_kernel or dp.hung_in is not None or dp.flooded:
         lines = device_failure(ex, dp, run_timeout)
         op = None
         if dp.hung_in is not None:
@@ -718,6 +742,10 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
             elif op.findings:
                 lines.insert(0, f"gives the right values on {where}, but only by luck: the "
                              f"results depend on behaviour OpenCL does not promise.")
+            elif op.flooded:
+                lines.insert(0, f"gives the right values on {where}, but printed more than "
+                             f"{OUTPUT_LIMIT >> 20} MiB on Oclgrind and was stopped there: "
+                             f"remove the printf, or print from one work-item only.")
             elif op.hung_in is not None:
                 lines.insert(0, f"did not finish on Oclgrind within {oclgrind_run_timeout:g} s "
                              f"although it ran on {where}: does a loop depend on another "

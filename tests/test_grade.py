@@ -1,6 +1,6 @@
 """The grader on a made-up class: learners built from the solutions and the wrong kernels under
-tests/wrong/ (one crashing, one hanging, one missing a file); every cell of grades.csv is checked,
-and so are the sentences for submissions that cannot be graded."""
+tests/wrong/ (one crashing, one hanging, one printing without end, one missing a file); every cell
+of grades.csv is checked, and so are the sentences for submissions that cannot be graded."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ CLASS = {  # learner -> exercise -> kernel file (None: not handed in), and the e
     "carol": {"float_copy": (WRONG / "float_copy" / "crash.cl", "crashed"),
               "sum_ints": (WRONG / "sum_ints" / "local_id.cl", "failed")},
     "dave": {"float_copy": (WRONG / "float_copy" / "endless.cl", "timed out"),
+             "sum_ints": (SOLUTIONS / "sum_ints.cl", "passed")},
+    "erin": {"float_copy": (WRONG / "float_copy" / "printf_flood.cl", "failed"),   # endless output
              "sum_ints": (SOLUTIONS / "sum_ints.cl", "passed")},
 }
 
@@ -72,9 +74,10 @@ def test_diagnoses_are_the_checks_own_and_the_submissions_were_not_touched(grade
     assert by["bob", "sum_ints"]["message"] == "kernels/sum_ints.cl was not handed in"
     report = (out / "report.html").read_text()
     assert report.count("<details>") == len(CLASS) * len(ONLY)
-    assert "1 / 4" in report  # float_copy: one learner of four passed
+    assert "1 / 5" in report  # float_copy: one learner of five passed
     text = summary(grades, sorted(CLASS), ONLY)
-    assert "float_copy: 1/4 passed; most common mistake: only the first 32 elements" in text
+    assert "float_copy: 1/5 passed; most common mistake: only the first 32 elements" in text
+    assert "printed more than 1 MiB" in by["erin", "float_copy"]["message"]
 
 
 def test_an_archive_of_the_class_grades_the_same(graded, tmp_path):
