@@ -65,7 +65,8 @@ def run_class(n: int, device: str | None, pocl_threads: int | None, limit: float
             shutil.copyfile(ROOT / "solutions" / "sum_ints.cl", kernel)
             env = {k: v for k, v in os.environ.items()
                    if k not in ("COURSE_CACHE", "XDG_CACHE_HOME", "POCL_CACHE_DIR", "TMPDIR")}
-            env.update(HOME=str(home), PYTHONPATH=str(ROOT), COURSE_SOLUTIONS="0")
+            path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+            env.update(HOME=str(home), PYTHONPATH=os.pathsep.join(path), COURSE_SOLUTIONS="0")
             if device:
                 env["COURSE_DEVICE"] = device
             if pocl_threads:
@@ -114,6 +115,11 @@ def main() -> int:
         print(f"{n} learners at once ...", flush=True)
         r = run_class(n, args.device, args.pocl_threads, args.limit)
         runs.append(r)
+        if r["check_median_seconds"] is None:
+            first = r["failures"][0] if r["failures"] else {}
+            print(f"  no check finished; the first failure: {first.get('failure', first)}",
+                  flush=True)
+            continue
         print(f"  check: median {r['check_median_seconds']:.1f} s, 95th percentile "
               f"{r['check_p95_seconds']:.1f} s; all {n} done in {r['wall_seconds']:.0f} s; "
               f"{len(r['failures'])} failure(s)", flush=True)

@@ -2,9 +2,11 @@
 learner's full sizes unless --small): the machine's share of a workshop's schedule.
 
     python tools/notebook_times.py --out results/notebook-times-<machine>.json [--small]
+                                   [--only 09 ...] [--merge]
 
 Each notebook runs under nbval in its own process; the record holds the seconds per notebook, the
-outcome, the device the course chose and the versions.
+outcome, the device the course chose, whether Oclgrind was there for the checks' second pass, and the
+versions. It is rewritten after every notebook, so a run stopped early keeps what it measured.
 """
 
 from __future__ import annotations
@@ -26,11 +28,34 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--small", action="store_true", help="COURSE_SMALL=1 (the test sizes)")
+    ap.add_argument("--only", nargs="+", metavar="PREFIX", help="only the notebooks whose name "
+                                                               "starts with one of these")
+    ap.add_argument("--merge", action="store_true", help="keep the other notebooks' rows of an "
+                                                             "existing --out file")
     args = ap.parse_args()
     env = {**os.environ, "COURSE_SOLUTIONS": "1", "COURSE_SMALL": "1" if args.small else "0",
            "MPLBACKEND": "Agg"}
-    rows = []
-    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    device = subprocess.run([sys.executable, "-c", "import helpers; from helpers.device import "
+                             "choose_device, describe; print(describe(choose_device()))"],
+                            cwd=ROOT, env=env, capture_output=True, text=True).stdout.strip()
+    oclgrind = subprocess.run([sys.executable, "-c", "from helpers.device import oclgrind_device; "
+                               "print(oclgrind_device() is not None)"],
+                              cwd=ROOT, env=env, capture_output=True, text=True).stdout.strip()
+    record = {"what": "each notebook top to bottom under nbval, the solutions on, "
+                      + ("small sizes" if args.small else "full sizes"),
+              "rows": [], "device": device, "oclgrind": oclgrind == "True",
+              "environment": {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                                  timespec="seconds"),
+                              "cores": os.cpu_count(), "python": platform.python_version(),
+                              "host": platform.platform()}}
+    rows = record["rows"]
+    if args.merge and Path(args.out).exists():   # the other notebooks' rows, with their own dates
+        old = json.loads(Path(args.out).read_text())
+        rows.extend(dict(r, date=r.get("date", old["environment"]["date"])) for r in old["rows"])
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    if args.only:
+        notebooks = [nb for nb in notebooks if nb.stem.startswith(tuple(args.only))]
+    for nb in notebooks:
         start = time.perf_counter()
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                               "-o", "addopts=", "--nbval-lax", "--nbval-current-env",
@@ -38,20 +63,13 @@ def main() -> int:
                              capture_output=True, text=True)
         seconds = time.perf_counter() - start
         last = (run.stdout.strip().splitlines() or [""])[-1]
+        rows[:] = [r for r in rows if r["notebook"] != nb.stem]
         rows.append({"notebook": nb.stem, "seconds": round(seconds, 1),
-                     "passed": run.returncode == 0, "pytest": last})
+                     "passed": run.returncode == 0, "pytest": last,
+                     "date": record["environment"]["date"]})
+        rows.sort(key=lambda r: r["notebook"])
         print(f"{nb.stem:<28} {seconds:7.1f} s  {last}", flush=True)
-    device = subprocess.run([sys.executable, "-c", "import helpers; from helpers.device import "
-                             "choose_device, describe; print(describe(choose_device()))"],
-                            cwd=ROOT, env=env, capture_output=True, text=True).stdout.strip()
-    record = {"what": "each notebook top to bottom under nbval, the solutions on, "
-                      + ("small sizes" if args.small else "full sizes"),
-              "rows": rows, "device": device,
-              "environment": {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(
-                                  timespec="seconds"),
-                              "cores": os.cpu_count(), "python": platform.python_version(),
-                              "host": platform.platform()}}
-    Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
+        Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
     return 0 if all(r["passed"] for r in rows) else 1
 
 
