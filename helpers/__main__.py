@@ -162,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds the cases may run on the device once built (default 30)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
     p.add_argument("--require-speed", action="store_true",
-                   help="a performance exercise (transpose, strided_fix, divergence_fix) fails when "
-                        "it is correct but below its speed target (also COURSE_REQUIRE_SPEED=1)")
+                   help="a performance exercise (transpose, strided_fix, divergence_fix, "
+                        "sgemm_tiled) fails when it is correct but below its speed target (also "
+                        "COURSE_REQUIRE_SPEED=1)")
     p = sub.add_parser("grade", help="grade a class: every learner's kernels, every exercise")
     p.add_argument("submissions", help="a folder of learners' folders (each with kernels/), or a "
                                        ".zip/.tar/.tar.gz of them")

@@ -1,0 +1,89 @@
+"""How long the grader takes over a whole class on this machine: a class of N made-up learners is
+built from the solutions and the wrong kernels under tests/wrong/ (each learner hands in every
+exercise: the solution, or one of that exercise's wrong kernels, or nothing), then graded with
+`helpers.grade.grade` at --jobs (default: the cores). The record holds the seconds, the checks per
+minute, each status's count, and the machine.
+
+    python tools/class_grading.py --learners 10 --out results/class-grading-<machine>.json
+
+The learners are drawn with a fixed seed, so the same N gives the same class on every machine."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from helpers.device import choose_device, describe  # noqa: E402
+from helpers.exercises import exercises  # noqa: E402
+from helpers.grade import grade  # noqa: E402
+from helpers.paths import SOLUTIONS  # noqa: E402
+
+WRONG = ROOT / "tests" / "wrong"
+
+
+def make_class(root: Path, learners: int, seed: int = 0) -> dict[str, dict[str, str]]:
+    """N learners under root; returns learner -> exercise -> what was handed in."""
+    rng = random.Random(seed)
+    handed: dict[str, dict[str, str]] = {}
+    for i in range(learners):
+        name = f"learner{i + 1:03d}"
+        (root / name / "kernels").mkdir(parents=True)
+        handed[name] = {}
+        for ex in exercises():
+            wrong = sorted((WRONG / ex.name).glob("*.cl")) if (WRONG / ex.name).is_dir() else []
+            pick = rng.random()
+            if pick < 0.05:
+                src = None                                     # not handed in
+            elif pick < 0.55 or not wrong:
+                src = SOLUTIONS / f"{ex.name}.cl"
+            else:
+                src = rng.choice(wrong)
+            handed[name][ex.name] = "missing" if src is None else str(src.relative_to(ROOT))
+            if src is not None:
+                shutil.copyfile(src, root / name / "kernels" / f"{ex.name}.cl")
+    return handed
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--learners", type=int, default=10)
+    ap.add_argument("--jobs", type=int)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="course-class-") as tmp:
+        root = Path(tmp) / "class"
+        handed = make_class(root, args.learners)
+        started = time.perf_counter()
+        grades = grade(root, Path(tmp) / "grades", jobs=args.jobs, progress=sys.stderr.isatty())
+        seconds = time.perf_counter() - started
+    jobs = max(1, args.jobs or os.cpu_count() or 1)
+    record = {
+        "written_by": f"python tools/class_grading.py --learners {args.learners}"
+                      + (f" --jobs {args.jobs}" if args.jobs else ""),
+        "learners": args.learners, "exercises": len(exercises()), "checks": len(grades),
+        "jobs": jobs, "seconds": round(seconds, 1),
+        "checks_per_minute": round(60 * len(grades) / seconds, 1),
+        "statuses": dict(collections.Counter(g.status for g in grades)),
+        "device": describe(choose_device()), "cores": os.cpu_count(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "handed_in": handed,
+    }
+    Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
+    print(f"{len(grades)} checks of {args.learners} learners in {seconds:.0f} s with {jobs} at once "
+          f"({record['checks_per_minute']} a minute): {record['statuses']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
