@@ -131,10 +131,7 @@ def _tune(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.json:   # the record's provenance: the command that wrote it
-        record["written_by"] = " ".join(["python -m helpers tune sgemm", f"--budget {args.budget:g}",
-                                         *([f"--size {args.size}"] if args.size else []),
-                                         f"--strategy {args.strategy}", "--json",
-                                         *([f"--device {args.device}"] if args.device else [])])
+        record["written_by"] = " ".join(["python -m helpers", *args.argv])
     print(json.dumps(record, indent=1) if args.json else summary(record))
     return 0
 
@@ -200,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     handler = {"devices": _devices, "exercises": _exercises, "check": _check,
                "profile": _profile, "bench": _bench, "grade": _grade,
                "tune": _tune}[args.command]

@@ -174,11 +174,13 @@ def _matrices(m: int, n: int, k: int, seed: int | None) -> tuple[np.ndarray, np.
 
 def ladder(ctx: cl.Context, queue: cl.CommandQueue, size: int | tuple[int, int, int] | None = None,
            config: Config | None = None, tiled_local: int = 16, seed: int | None = None,
-           configs: dict[str, Config] | None = None) -> list[Prepared]:
+           configs: dict[str, Config] | None = None,
+           param_only: bool = False) -> list[Prepared]:
     """The ladder on an m x k by k x n product (``size``: n for square, or (m, n, k)): each rung
     checked against numpy and ready to time. The last rungs are ``sgemm_param`` with ``config``
     (the tuned one of this device when None, else the default) and any further ``configs``
-    (label -> configuration), e.g. the configuration another device found best."""
+    (label -> configuration), e.g. the configuration another device found best. With
+    ``param_only`` the rungs below ``sgemm_param`` are left out (not even built)."""
     if size is None:
         size = default_size()
     m, n, k = (size, size, size) if isinstance(size, int) else size
@@ -199,17 +201,18 @@ def ladder(ctx: cl.Context, queue: cl.CommandQueue, size: int | tuple[int, int, 
                                  bytes=nbytes, flops=flops(m, n, k),
                                  params={**params, **(more or {})}, kernel=name))
 
-    local = 16 if queue.device.max_work_group_size >= 256 else 8
-    add("one work-item per element", "sgemm_naive", FILE, (),
-        (rounded_up(n, local), rounded_up(m, local)), (local, local))
-    t = tiled_local if queue.device.max_work_group_size >= tiled_local ** 2 else 8
-    add(f"tiles in local memory ({t}x{t}, the exercise)", "sgemm_tiled",
-        kernel_to_measure("sgemm_tiled"), (), (rounded_up(n, t), rounded_up(m, t)), (t, t),
-        cl.LocalMemory(4 * t * t), cl.LocalMemory(4 * t * t), more={"tile": t})
-    add("8 rows per work-item (32x32 tiles)", "sgemm_rows", FILE, (),
-        (rounded_up(n, 32), rounded_up(m, 32) // 8), (32, 4))
-    add("float4 loads, 8x4 per work-item (64x64 tiles)", "sgemm_vector", FILE, (),
-        (rounded_up(n, 64) // 4, rounded_up(m, 64) // 8), (16, 8))
+    if not param_only:
+        local = 16 if queue.device.max_work_group_size >= 256 else 8
+        add("one work-item per element", "sgemm_naive", FILE, (),
+            (rounded_up(n, local), rounded_up(m, local)), (local, local))
+        t = tiled_local if queue.device.max_work_group_size >= tiled_local ** 2 else 8
+        add(f"tiles in local memory ({t}x{t}, the exercise)", "sgemm_tiled",
+            kernel_to_measure("sgemm_tiled"), (), (rounded_up(n, t), rounded_up(m, t)), (t, t),
+            cl.LocalMemory(4 * t * t), cl.LocalMemory(4 * t * t), more={"tile": t})
+        add("8 rows per work-item (32x32 tiles)", "sgemm_rows", FILE, (),
+            (rounded_up(n, 32), rounded_up(m, 32) // 8), (32, 4))
+        add("float4 loads, 8x4 per work-item (64x64 tiles)", "sgemm_vector", FILE, (),
+            (rounded_up(n, 64) // 4, rounded_up(m, 64) // 8), (16, 8))
     if config is None:
         found = tuned_config(queue.device)
         config, how = (found[0], "tuned here") if found else (DEFAULT, "default")
@@ -358,9 +361,9 @@ def sgemm_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     found = tuned_config(queue.device)
     config = found[0] if found else DEFAULT
     for n in sizes(queue.device):
-        items = ladder(ctx, queue, n)    # the tuned configuration, or the default
-        if n > 2048:   # the rungs below the tuned kernel at 1024 tell their story already
-            items = [p for p in items if p.kernel == "sgemm_param"]
+        # the tuned configuration, or the default; above 2048 only it (the rungs below tell
+        # their story at 1024 already)
+        items = ladder(ctx, queue, n, param_only=n > 2048)
         for row in measure(items, queue, repeats=5, left_out=left_out):
             rows.append(row)
         rows += libraries(ctx, queue, n)

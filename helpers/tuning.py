@@ -172,9 +172,10 @@ def child_main(request_path: str) -> int:
     tried, seen = [], set()
     for r in results:   # a guided strategy revisits configurations: each is listed once
         cfg = {k: int(r[k]) for k in spec}
-        if tuple(cfg.values()) in seen:
+        key = tuple(cfg.values())
+        if key in seen:
             continue
-        seen.add(tuple(cfg.values()))
+        seen.add(key)
         t = r.get("time")
         if isinstance(t, int | float) and np.isfinite(t):
             tried.append({**cfg, "ms": float(t), "gflop_per_s": gflop_per_s(flops(n, n, n), t * 1e-3)})

@@ -13,10 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-import pyopencl as cl
-
 from helpers import sgemm, studies
-from helpers.device import match_devices
+from helpers.device import course_context
 from helpers.timing import environment
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -24,9 +22,8 @@ RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 def main(argv: list[str]) -> int:
     name, out = argv[0], Path(argv[1])
-    dev = match_devices(name)[0]
-    ctx = cl.Context([dev])
-    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    ctx, queue = course_context(name, quiet=True)
+    dev = queue.device
     configs = {}
     for f in sorted(RESULTS.glob("tune-*.json")):
         record = json.loads(f.read_text())
@@ -37,8 +34,7 @@ def main(argv: list[str]) -> int:
             configs[f"best on {record['environment']['device']['device']} ({f.stem})"] = cfg
     rows = []
     for n in (1024, 4096):
-        items = [p for p in sgemm.ladder(ctx, queue, n, configs=configs)
-                 if p.kernel == "sgemm_param"]
+        items = sgemm.ladder(ctx, queue, n, configs=configs, param_only=True)
         rows += studies.measure(items, queue, repeats=5)
     out.write_text(json.dumps({"written_by": "tools/portability.py", "rows": rows,
                                "environment": environment(dev)}, indent=1))

@@ -12,10 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-import pyopencl as cl
-
 from helpers import sgemm, studies
-from helpers.device import match_devices
+from helpers.device import course_context
 from helpers.timing import environment
 
 GRID = {"TM": [64, 128], "TN": [64, 128], "TK": [8, 16, 32], "TX": [8, 16, 32], "TY": [8, 16, 32],
@@ -25,13 +23,12 @@ WIDE = {**GRID, "TM": [32, 64, 128], "TN": [32, 64, 128], "VW": [2, 4], "VR": [1
 
 def main(argv: list[str]) -> int:
     name, n, out = argv[0], int(argv[1]), Path(argv[2])
-    dev = match_devices(name)[0]
-    ctx = cl.Context([dev])
-    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    ctx, queue = course_context(name, quiet=True)
+    dev = queue.device
     grid = WIDE if "--wide" in argv else GRID
     configs = sgemm.space(dev, grid)
-    items = [p for p in sgemm.ladder(ctx, queue, n, configs={c.label(): c for c in configs})
-             if p.kernel == "sgemm_param"][1:]    # the first is the tuned or default configuration
+    items = sgemm.ladder(ctx, queue, n, configs={c.label(): c for c in configs},
+                         param_only=True)[1:]   # the first is the tuned or default configuration
     rows = studies.measure(items, queue, repeats=5, progress=f"{len(items)} configurations")
     by_label = {c.label(): c for c in configs}
     for r in rows:
