@@ -20,8 +20,21 @@ from pathlib import Path
 import numpy as np
 import pyopencl as cl
 
-from .device import choose_device, device_key
+from .device import choose_device
 from .kernels import KernelBuildError
+from .measure.peaks import (  # noqa: F401  (the notebooks' bench.peaks, bench.share, ...)
+    PEAK_WIDTHS,
+    PEAKS_CACHE,
+    Share,
+    best_of,
+    measure_peaks,
+    peaks,
+    ridge_point,
+    share,
+    table,
+    vector_name,
+    when,
+)
 from .probe import KernelLeftOut
 from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb_per_s, ...)
     SMALL_VARIABLE,
@@ -33,6 +46,7 @@ from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb
     left_out_sentence,
     small_sizes,
     time_kernel,
+    timed,
 )
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -159,124 +173,6 @@ def load_result(name: str) -> dict:
 
 
 # --------------------------------------------------------------------------------------------------
-# Throughput: what a time means.
-
-# --------------------------------------------------------------------------------------------------
-# Device peaks, clpeak-style.
-
-PEAK_WIDTHS = (1, 2, 4, 8, 16)
-
-
-def vector_name(width: int) -> str:
-    """``float`` for 1, ``float4`` for 4."""
-    return "float" if width == 1 else f"float{width}"
-
-
-PEAKS_CACHE = "peaks"
-
-
-PEAKS_SOURCE = Path(__file__).resolve().parent / "cl" / "peaks.cl"
-
-
-def _peak_program(ctx: cl.Context, width: int, rounds: int) -> cl.Program:
-    from .kernels import build_file
-    vec = "float" if width == 1 else f"float{width}"
-    return build_file(ctx, PEAKS_SOURCE, [f"-DVEC={vec}", f"-DWIDTH={width}", f"-DROUNDS={rounds}"],
-                      reuse=True)
-
-
-def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None = None,
-                  repeats: int = 5, progress: bool = True) -> dict:
-    """Measure this device's peaks as clpeak does: read and copy bandwidth at float, float2, ...,
-    float16, and GFLOP/s from chains of dependent multiply-adds at the same widths.
-
-    :arg nbytes: bytes the bandwidth kernels read (default 256 MiB, 32 MiB with the small switch,
-        never more than an eighth of the device's memory).
-    """
-    from .progress import Progress
-
-    dev = queue.device
-    if nbytes is None:
-        nbytes = (32 << 20) if small_sizes() else (256 << 20)
-    nbytes = min(nbytes, dev.global_mem_size // 8, dev.max_mem_alloc_size)
-    floats = nbytes // 4
-    mf = cl.mem_flags
-    in_g = cl.Buffer(ctx, mf.READ_ONLY, floats * 4)
-    cl.enqueue_fill_buffer(queue, in_g, np.float32(1.0), 0, floats * 4).wait()
-    copy_g = cl.Buffer(ctx, mf.WRITE_ONLY, floats * 4)
-    local = min(256, dev.max_work_group_size)
-    # Enough work-items to fill the device many times over, each reading `per` vectors.
-    work_items = min(dev.max_compute_units * 2048, floats // 16) // local * local
-    out_g = cl.Buffer(ctx, mf.WRITE_ONLY, max(work_items, 1) * 4)
-    compute_items = max(dev.max_compute_units * local * 16, local)
-    compute_out_g = cl.Buffer(ctx, mf.WRITE_ONLY, compute_items * 4)
-    rounds = 8 if small_sizes() else 64
-    read, copy, compute = {}, {}, {}
-    left_out: dict[int, str] = {}
-    for width in Progress(PEAK_WIDTHS, "device peaks", enabled=progress):
-        try:
-            prg = _peak_program(ctx, width, rounds)
-        except (KernelLeftOut, KernelBuildError) as e:
-            left_out[width] = left_out_sentence(f"{vector_name(width)} left out of the peaks", e)
-            print(left_out[width])
-            continue
-        per = floats // width // work_items
-        used = per * work_items * width * 4
-        for kernel_name in ("read_bandwidth", "read_bandwidth_chunked"):
-            knl = cl.Kernel(prg, kernel_name)
-            t = time_kernel(lambda knl=knl, per=per: knl(queue, (work_items,), (local,), in_g,
-                                                         out_g, np.uint32(per)),
-                            warmup=1, repeats=repeats)
-            read[width] = max(read.get(width, 0.0), gb_per_s(used, t.median))
-        vectors = floats // width // local * local
-        knl = cl.Kernel(prg, "copy_bandwidth")
-        t = time_kernel(lambda knl=knl, vectors=vectors: knl(queue, (vectors,), (local,), in_g,
-                                                             copy_g),
-                        warmup=1, repeats=repeats)
-        copy[width] = gb_per_s(2 * vectors * width * 4, t.median)
-        knl = cl.Kernel(prg, "mad_chain")
-        t = time_kernel(lambda knl=knl: knl(queue, (compute_items,), (local,), compute_out_g,
-                                            np.float32(1e-3)), warmup=1, repeats=repeats)
-        flops = compute_items * rounds * 32 * 2 * width
-        compute[width] = gflop_per_s(flops, t.median)
-    if not compute:
-        raise KernelLeftOut("No peak could be measured: " + " ".join(left_out.values()), {})
-    return {
-        "experiment": "peaks", "left_out": left_out,
-        "read_gb_per_s": read, "copy_gb_per_s": copy, "gflop_per_s": compute,
-        # bytes moved per second, reading alone or copying (read + write), whichever is higher
-        "bandwidth_gb_per_s": max(max(read.values()), max(copy.values())),
-        "copy_bandwidth_gb_per_s": max(copy.values()),
-        "compute_gflop_per_s": max(compute.values()),
-        "bytes": int(floats * 4), "work_items": int(work_items), "rounds": rounds,
-        "repeats": repeats, "environment": environment(dev),
-    }
-
-
-def peaks(ctx: cl.Context, queue: cl.CommandQueue, *, refresh: bool = False,
-          progress: bool = True) -> dict:
-    """This device's peaks (see :func:`measure_peaks`), measured once and then read from the
-    course's cache (one entry per device and driver). ``refresh=True`` measures again."""
-    from . import cache
-
-    key = device_key(queue.device)
-    stored = cache.read(PEAKS_CACHE)
-    if not refresh and key in stored:
-        result = stored[key]
-        for name in ("read_gb_per_s", "copy_gb_per_s", "gflop_per_s", "left_out"):
-            result[name] = {int(k): v for k, v in result.get(name, {}).items()}  # JSON: str keys
-        for sentence in result["left_out"].values():  # said again whenever the peaks are used
-            print(sentence)
-        return result
-    result = measure_peaks(ctx, queue, progress=progress)
-    try:
-        cache.write(PEAKS_CACHE, {**cache.read(PEAKS_CACHE), key: result})
-    except OSError:
-        pass
-    return result
-
-
-# --------------------------------------------------------------------------------------------------
 # Timing an exercise's kernel with the record's own buffers.
 
 def moved_bytes(ex, case) -> int:
@@ -333,8 +229,7 @@ def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
                          warmup=warmup, repeats=repeats)
     nbytes = moved_bytes(ex, case)
     return {"exercise": name, "kernel": display_path(path), "case": case.to_json(),
-            "seconds": timing.median, "min_seconds": timing.minimum, "repeats": repeats,
-            "warmup": warmup, "bytes": nbytes, "gb_per_s": gb_per_s(nbytes, timing.median)}
+            **timed(timing), "bytes": nbytes, "gb_per_s": gb_per_s(nbytes, timing.median)}
 
 
 def throughput_sweep(ctx: cl.Context, queue: cl.CommandQueue, name: str = "sum_ints",
@@ -395,11 +290,6 @@ def crossover(points: list[dict]) -> float | None:
     if slope <= 0 or b["seconds"] < 1.5 * floor:
         return None
     return floor / slope
-
-
-def ridge_point(peak: dict) -> float:
-    """FLOP per byte where the roofline's two limits meet: below it a kernel is memory-bound."""
-    return peak["compute_gflop_per_s"] / peak["bandwidth_gb_per_s"]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -46,10 +46,11 @@ class ItemWrong(AssertionError):
 # it returns a note (or None) when all is right, e.g. the driver bugs it met that the course teaches.
 
 def peak_kernels(ctx: cl.Context, queue: cl.CommandQueue, width: int) -> None:
-    """The peak kernels at one vector width: both reads and the copy against numpy, the chain of
-    multiply-adds written by every work-item."""
-    from .bench import _peak_program, small_sizes
-    prg = _peak_program(ctx, width, rounds=8 if small_sizes() else 64)  # as measure_peaks builds
+    """The peak kernels at one vector width: both reads and the copy against numpy, the eight
+    independent multiply-add chains against numpy's float32 recurrence, the dependent chain written
+    by every work-item."""
+    from .measure.peaks import _peak_program
+    prg = _peak_program(ctx, width)
     items, per = 64, 5
     x_np = np.random.default_rng().integers(-8, 8, items * per * width).astype(np.float32)
     x_g = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x_np)
@@ -69,8 +70,19 @@ def peak_kernels(ctx: cl.Context, queue: cl.CommandQueue, width: int) -> None:
     cl.enqueue_copy(queue, copied, copy_g)
     if not np.array_equal(copied, x_np):
         raise ItemWrong("copy_bandwidth copied wrongly")
+    a, b, rounds = np.float32(0.999), np.float32(1e-3), 3
+    prg.mad_throughput(queue, (items,), (16,), out_g, a, b, np.int32(rounds))
+    cl.enqueue_copy(queue, out_np, out_g)
+    g = np.arange(items, dtype=np.float32) * np.float32(1e-6)
+    chains = [g + np.float32(k / 8) for k in range(8)]
+    for _ in range(rounds * 16):
+        chains = [c * a + b for c in chains]
+    want = ((chains[0] + chains[1]) + (chains[2] + chains[3])) \
+        + ((chains[4] + chains[5]) + (chains[6] + chains[7]))
+    if not np.allclose(out_np, width * want, rtol=1e-4):   # mad may fuse: not bit for bit
+        raise ItemWrong("mad_throughput's chains differ from numpy's")
     cl.enqueue_fill_buffer(queue, out_g, np.float32(-1.0), 0, items * 4)
-    prg.mad_chain(queue, (items,), (16,), out_g, np.float32(1e-3))
+    prg.mad_chain(queue, (items,), (16,), out_g, np.float32(1e-3), np.int32(2))
     cl.enqueue_copy(queue, out_np, out_g)
     if (out_np == -1.0).any():  # every chain starts at values >= 0 and only grows
         raise ItemWrong("mad_chain left elements unwritten")

@@ -331,14 +331,12 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dic
     """Time a performance exercise (see :class:`~helpers.exercises.Performance`): this device's
     peaks (measured once, then cached), then the learner's kernel, the solution and the kernel the
     exercise starts from, each on the record's timing case, its first result compared with numpy."""
-    from .bench import gflop_per_s, peaks, small_sizes, time_exercise
+    from .bench import gflop_per_s, peaks, share, small_sizes, time_exercise
     from .kernels import KERNELS, kernel_path
 
     perf = ex.performance
     case = perf.small if small_sizes() else perf.case
     peak = peaks(ctx, queue, progress=False)
-    emit(event="peak", copy_gb_per_s=peak["copy_bandwidth_gb_per_s"],
-         gflop_per_s=peak["compute_gflop_per_s"])
     kernels = [("yours", ex.name, path), ("solution", ex.name, kernel_path(ex.name, solutions=True))]
     if perf.given:
         file, function = perf.given
@@ -357,12 +355,22 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dic
             except (AssertionError, cl.Error) as e:
                 best[role] = {"error": str(e).splitlines()[0]}
                 continue
+            medians = best.get(role, {}).get("round_seconds", []) + [t["seconds"]]
             if role not in best or t["seconds"] < best[role]["seconds"]:
                 best[role] = t
-    for role, t in best.items():
+            best[role]["round_seconds"] = medians   # the spread the verdict compares with
+    for t in best.values():
         if "seconds" in t:
             t["gflop_per_s"] = gflop_per_s(perf.flops(case), t["seconds"]) if perf.flops else None
             t["rounds"] = SPEED_ROUNDS
+    # A kernel faster than the peak means the peak was measured low: measure it again (the cache
+    # keeps the better figures) before any share is printed.
+    kind, key = ("compute", "gflop_per_s") if perf.peak == "compute" else ("copy", "gb_per_s")
+    fastest = max((t[key] or 0.0 for t in best.values() if "seconds" in t), default=0.0)
+    share(fastest, kind, peak, ctx, queue)
+    emit(event="peak", copy_gb_per_s=peak["copy_bandwidth_gb_per_s"],
+         gflop_per_s=peak["compute_gflop_per_s"], measured=peak.get("measured", []))
+    for role, t in best.items():
         emit(event="speed", role=role, **t)
     emit(event="done")
     return 0

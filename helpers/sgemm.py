@@ -12,9 +12,11 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import itertools
+import json
 import os
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
@@ -135,7 +137,8 @@ def space(dev: cl.Device, spec: dict[str, list[int]] | None = None) -> list[Conf
     return [c for c in configs if valid(c, dev.max_work_group_size, dev.local_mem_size)]
 
 
-DEFAULT = Config()  # what the bench runs when no tuning has been saved for the device
+DEFAULT = Config()  # what runs where nothing better is known for the device
+RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 def tuned_config(dev: cl.Device) -> tuple[Config, dict] | None:
@@ -145,6 +148,56 @@ def tuned_config(dev: cl.Device) -> tuple[Config, dict] | None:
     if not record:
         return None
     return Config.from_json(record["best"]), record
+
+
+def shipped() -> list[tuple[str, dict]]:
+    """The tuning records the course ships (``results/tune-*.json``), as CLBlast ships its
+    database: (file name, record) pairs."""
+    found = []
+    for path in sorted(RESULTS.glob("tune-*.json")):
+        try:
+            found.append((f"results/{path.name}", json.loads(path.read_text())))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The configuration of ``sgemm_param`` used on a device, and where it comes from."""
+
+    config: Config
+    how: str        # "tuned here", "tuned on ...", "default"
+    sentence: str   # what a learner reads about it
+
+
+def choose_config(dev: cl.Device, records: list[tuple[str, dict]] | None = None) -> Choice:
+    """The configuration to run on ``dev``: the learner's own tuning, else a shipped record of the
+    same device (the same driver first, then another driver of it), else the default, each with a
+    sentence saying which."""
+    found = tuned_config(dev)
+    if found:
+        return Choice(found[0], "tuned here",
+                      f"tuned on this device by python -m helpers tune sgemm (n = {found[1]['n']})")
+    name, driver = dev.name.strip(), dev.driver_version.strip()
+    same_name = []
+    for file, record in shipped() if records is None else records:
+        facts = record.get("environment", {}).get("device", {})
+        config = Config.from_json(record["best"])
+        if facts.get("device") == name and valid(config, dev.max_work_group_size,
+                                                 dev.local_mem_size):
+            same_name.append((facts.get("driver_version") == driver, file, record, config))
+    if same_name:
+        exact, file, record, config = max(same_name, key=lambda t: t[0])
+        facts = record["environment"]["device"]
+        other = "" if exact else (f"; with driver {facts.get('driver_version')}, this device runs "
+                                  f"{driver}")
+        return Choice(config, f"tuned on an {name}",
+                      f"tuned on an {name} at n = {record['n']}, {file}{other}; python -m helpers "
+                      f"tune sgemm tunes it here")
+    return Choice(DEFAULT, "default",
+                  f"the default configuration: the course ships no tuning for {name}; python -m "
+                  f"helpers tune sgemm finds a better one")
 
 
 def save_tuned(dev: cl.Device, record: dict) -> None:
@@ -214,8 +267,8 @@ def ladder(ctx: cl.Context, queue: cl.CommandQueue, size: int | tuple[int, int, 
         add("float4 loads, 8x4 per work-item (64x64 tiles)", "sgemm_vector", FILE, (),
             (rounded_up(n, 64) // 4, rounded_up(m, 64) // 8), (16, 8))
     if config is None:
-        found = tuned_config(queue.device)
-        config, how = (found[0], "tuned here") if found else (DEFAULT, "default")
+        choice = choose_config(queue.device)
+        config, how = choice.config, choice.how
     else:
         how = "given"
     chosen = {f"sgemm_param, {how}: {config.label()}": config, **(configs or {})}
@@ -240,7 +293,8 @@ def numpy_matmul(n: int, repeats: int = 5, seed: int | None = None) -> dict:
     s = float(np.median(samples))
     blas = _blas_name()
     return {"label": f"numpy matmul ({blas}, host)", "kernel": "numpy", "seconds": s,
-            "min_seconds": float(min(samples)), "repeats": repeats, "flops": flops(n, n, n),
+            "min_seconds": float(min(samples)),
+            "max_seconds": float(max(samples)), "repeats": repeats, "flops": flops(n, n, n),
             "gflop_per_s": gflop_per_s(flops(n, n, n), s), "m": n, "n": n, "k": n,
             "correct": True, "threads": os.cpu_count()}
 
@@ -267,7 +321,8 @@ def cublas_sgemm(queue: cl.CommandQueue, n: int, repeats: int = 10,
     samples = cupy_samples(cupy, lambda: a @ b, repeats)
     s = float(np.median(samples))
     return {"label": f"cuBLAS SGEMM (cupy {cupy.__version__})", "kernel": "cublas", "seconds": s,
-            "min_seconds": float(min(samples)), "repeats": repeats, "flops": flops(n, n, n),
+            "min_seconds": float(min(samples)),
+            "max_seconds": float(max(samples)), "repeats": repeats, "flops": flops(n, n, n),
             "gflop_per_s": gflop_per_s(flops(n, n, n), s), "m": n, "n": n, "k": n,
             "correct": True}
 
@@ -331,7 +386,8 @@ def clblast_sgemm(ctx: cl.Context, queue: cl.CommandQueue, n: int, repeats: int 
     s = float(np.median(samples))
     version = os.environ.get("COURSE_CLBLAST_VERSION", os.path.basename(lib._name))
     return {"label": f"CLBlast SGEMM ({version}, timed on the host)", "kernel": "clblast",
-            "seconds": s, "min_seconds": float(min(samples)), "repeats": repeats,
+            "seconds": s, "min_seconds": float(min(samples)),
+            "max_seconds": float(max(samples)), "repeats": repeats,
             "flops": flops(n, n, n), "gflop_per_s": gflop_per_s(flops(n, n, n), s),
             "m": n, "n": n, "k": n, "correct": correct}
 
@@ -359,7 +415,7 @@ def sgemm_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     left_out: list[dict] = []
     rows = []
     found = tuned_config(queue.device)
-    config = found[0] if found else DEFAULT
+    choice = choose_config(queue.device)
     for n in sizes(queue.device):
         # the tuned configuration, or the default; above 2048 only it (the rungs below tell
         # their story at 1024 already)
@@ -369,4 +425,4 @@ def sgemm_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
         rows += libraries(ctx, queue, n)
     return _result("sgemm", rows, queue, left_out=left_out,
                    tuned=({k: v for k, v in found[1].items() if k != "tried"} if found else None),
-                   config=config.to_json())   # the tuning record without its every timing
+                   config=choice.config.to_json(), config_source=choice.sentence)

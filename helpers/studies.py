@@ -10,9 +10,11 @@ in :data:`HISTORY`.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
@@ -20,7 +22,7 @@ import pyopencl as cl
 from .exercises import rounded_up
 from .kernels import KERNELS, KernelBuildError, build_file, display_path
 from .probe import KernelLeftOut
-from .timing import environment, gb_per_s, gflop_per_s, small_sizes, time_kernel
+from .timing import environment, gb_per_s, gflop_per_s, small_sizes, time_kernel, timed
 
 STUDIES = KERNELS / "studies"
 mf = cl.mem_flags
@@ -152,8 +154,7 @@ def measure(items: list[Prepared], queue: cl.CommandQueue, *, warmup: int = 2,
             continue
         row.update(p.params)  # after the check, which may add to them (an error found, say)
         t = time_kernel(p.launch, warmup=warmup, repeats=repeats)
-        row.update(seconds=t.median, min_seconds=t.minimum, repeats=repeats, warmup=warmup,
-                   bytes=p.bytes, gb_per_s=gb_per_s(p.bytes, t.median))
+        row.update(**timed(t), bytes=p.bytes, gb_per_s=gb_per_s(p.bytes, t.median))
         if p.flops:
             row.update(flops=p.flops, gflop_per_s=gflop_per_s(p.flops, t.median))
         rows.append(row)
@@ -659,7 +660,8 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
             samples.append(time.perf_counter() - t0)
         seconds = float(np.median(samples))
         rows.append({"label": label, "seconds": seconds, "min_seconds": float(min(samples)),
-                     "repeats": repeats, "bytes": 4 * n, "gb_per_s": gb_per_s(4 * n, seconds),
+                     "max_seconds": float(max(samples)), "repeats": repeats, "bytes": 4 * n,
+                     "gb_per_s": gb_per_s(4 * n, seconds),
                      "correct": int(got) == total, "n": n, **extra})
 
     src = _in(ctx, src_np)
@@ -809,7 +811,8 @@ def cublas_matvec(queue: cl.CommandQueue, width: int, height: int, repeats: int 
     seconds = float(np.median(samples))
     nbytes = 4 * (width * height + width + height)
     return {"label": f"cuBLAS sgemv (cupy {cupy.__version__})", "kernel": "cublas",
-            "seconds": seconds, "min_seconds": float(min(samples)), "repeats": repeats,
+            "seconds": seconds, "min_seconds": float(min(samples)),
+            "max_seconds": float(max(samples)), "repeats": repeats,
             "bytes": nbytes, "gb_per_s": gb_per_s(nbytes, seconds),
             "flops": 2 * width * height,
             "gflop_per_s": gflop_per_s(2 * width * height, seconds), "correct": True,
@@ -894,31 +897,12 @@ STUDY_EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
 }
 
 # Timings the seeds report, for the charts' "then" beside "now".
-HISTORY = {
-    "matvec_ladder": {
-        "source": "NVIDIA, OpenCL Best Practices whitepaper (2009), Table 1: GTX 285, 60989 x "
-                  "1100 matrix, work-groups of 256; 239 work-groups for listing 2, 60 for the "
-                  "others",
-        "device": "GeForce GTX 285",
-        "ms": {2: 83.2, 3: 82.2, 4: 32.5, 5: 12.1, 6: 9.6, 7: 9.2},
-    },
-    "divergence": {
-        "source": "Eric Holk, Access Patterns Matter (2011): 1024 x 1024 doubles",
-        "ms": {
-            "Tesla C1060": {"MyAdd": 1.848, "MyAdd_2D": 7.130, "MyAdd_2D_unweave": 0.406,
-                            "MyAdd_col": 1.847, "MyAdd_2D_col": 6.863,
-                            "MyAdd_2D_unweave_col": 8.416},
-            "GeForce GTX 460": {"MyAdd": 2.196, "MyAdd_2D": 0.520, "MyAdd_2D_unweave": 0.092,
-                                "MyAdd_col": 2.200, "MyAdd_2D_col": 0.712,
-                                "MyAdd_2D_unweave_col": 0.478},
-            "Radeon HD 6750M": {"MyAdd": 21.776, "MyAdd_2D": 2.238, "MyAdd_2D_unweave": 1.920,
-                                "MyAdd_col": 20.437, "MyAdd_2D_col": 3.327,
-                                "MyAdd_2D_unweave_col": 2.480},
-        },
-    },
-    "strides": {
-        "source": "the training's level 3: aligned against strided copies",
-        "gb_per_s": {"Quadro K620": {"aligned": 26, "strided": 7},
-                     "Radeon HD 7950": {"aligned": 170, "strided": 4}},
-    },
-}
+def _history() -> dict:
+    """The seeds' figures (helpers/data/history.json), with listing numbers as ints."""
+    data = json.loads((Path(__file__).resolve().parent / "data" / "history.json").read_text())
+    data.pop("about")
+    data["matvec_ladder"]["ms"] = {int(k): v for k, v in data["matvec_ladder"]["ms"].items()}
+    return data
+
+
+HISTORY = _history()

@@ -67,6 +67,12 @@ def time_kernel(launch: Callable[[], cl.Event], *, warmup: int = 2, repeats: int
     return Timing(float(np.median(samples)), float(min(samples)), repeats, warmup, samples)
 
 
+def timed(t: Timing) -> dict:
+    """The fields a timed row carries: median, fastest and slowest seconds, repeats, warm-up."""
+    return {"seconds": t.median, "min_seconds": t.minimum, "max_seconds": float(max(t.samples)),
+            "repeats": t.repeats, "warmup": t.warmup}
+
+
 def gb_per_s(nbytes: float, seconds: float) -> float:
     """Data throughput in GB/s (10^9 bytes per second, as vendors quote bandwidth)."""
     return nbytes / seconds / 1e9
@@ -83,3 +89,35 @@ def left_out_sentence(what: str, error: Exception) -> str:
         return f"{what}: {error}"
     first = str(error).strip().splitlines()[0]
     return f"{what}: the driver refused to build it ({first})."
+
+
+# --------------------------------------------------------------------------------------------------
+# Noise: two timings compared only as far as their spread allows.
+
+def spread(row: dict) -> tuple[float, float]:
+    """The fastest and slowest seconds of a timed row (its median when no spread was kept)."""
+    return row.get("min_seconds", row["seconds"]), row.get("max_seconds", row["seconds"])
+
+
+def apart(a: dict, b: dict) -> bool:
+    """Whether two timed rows' ranges over their repeats do not overlap: only then does the
+    difference of their medians say more than the noise of this machine."""
+    (a_lo, a_hi), (b_lo, b_hi) = spread(a), spread(b)
+    return a_hi < b_lo or b_hi < a_lo
+
+
+def _ms(row: dict) -> str:
+    lo, hi = spread(row)
+    return f"{row['seconds'] * 1e3:.3g} ms, {lo * 1e3:.3g}-{hi * 1e3:.3g} over {row.get('repeats', '?')} runs"
+
+
+def compare(a_label: str, a: dict, b_label: str, b: dict) -> str:
+    """A sentence comparing two timed rows (``seconds``, ``min_seconds``, ``max_seconds``):
+    how many times faster or slower ``a`` is, with both spreads, or that they lie within each
+    other's spread and this run cannot tell them apart."""
+    if not apart(a, b):
+        return (f"{a_label} ({_ms(a)}) and {b_label} ({_ms(b)}) lie within each other's spread: "
+                f"this run cannot tell them apart.")
+    ratio = b["seconds"] / a["seconds"]
+    how = f"{ratio:.2f}x faster than" if ratio >= 1 else f"{1 / ratio:.2f}x slower than"
+    return f"{a_label} is {how} {b_label} ({_ms(a)}, against {_ms(b)})."
