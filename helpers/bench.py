@@ -167,6 +167,22 @@ def startup_profile(device: str | None = None, n: int | None = None, *,
     return json.loads(out.stdout)
 
 
+def steps(rows: list[dict], peak: dict | None = None, ctx: cl.Context | None = None,
+          queue: cl.CommandQueue | None = None, *, kind: str = "compute") -> str:
+    """Timed rows as a table: each row's rate, its share of ``peak`` (measured again first where a
+    row beats it: :func:`share`), and its speed against the row above, or "within the spread" when
+    their runs overlap."""
+    from .timing import against
+
+    key, unit = ("gflop_per_s", "GFLOP/s") if kind == "compute" else ("gb_per_s", "GB/s")
+    lines = []
+    for i, r in enumerate(rows):
+        part = f" {share(r[key], kind, peak, ctx, queue).short():>14} of peak" if peak else ""
+        vs = f"  {against(r, rows[i - 1])}" if i else ""
+        lines.append(f"{r['label'][:64]:64} {r[key]:10.1f} {unit}{part}{vs}")
+    return "\n".join(lines)
+
+
 def load_result(name: str) -> dict:
     """A measured reference result from results/ (``startup-profile-nvidia-h100``, ...)."""
     return json.loads((RESULTS / f"{name}.json").read_text())

@@ -413,12 +413,17 @@ def rates(rows: list[dict], peak: float | None = None, title: str = "") -> Figur
     fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.3))
     y = list(range(len(rows)))[::-1]
     values = [r["gflop_per_s"] for r in rows]
-    ax.barh(y, values, color="#0072b2")
+    # the spread over the repeats, as a whisker: bars whose whiskers overlap are not told apart
+    pairs = list(zip(values, rows, strict=True))
+    low = [v - v * r["seconds"] / r.get("max_seconds", r["seconds"]) for v, r in pairs]
+    high = [v * r["seconds"] / r.get("min_seconds", r["seconds"]) - v for v, r in pairs]
+    ax.barh(y, values, color="#0072b2", xerr=[low, high], ecolor="#555555", capsize=2)
     ax.set_yticks(y, [r["label"][:48] for r in rows], fontsize=8)
     for yi, v in zip(y, values, strict=True):
-        share = f" ({100 * v / peak:.0f}% of peak)" if peak else ""
+        share = ("" if not peak else " (above the measured peak)" if v > peak else
+                 f" ({100 * v / peak:.0f}% of peak)")
         ax.text(v, yi, f" {v:.3g}{share}", va="center", fontsize=8)
-    ax.set_xlabel("GFLOP/s (median)")
+    ax.set_xlabel("GFLOP/s (median; whiskers: fastest and slowest run)")
     ax.set_xlim(right=max(values) * 1.45)
     ax.set_title(title, fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)

@@ -121,3 +121,11 @@ def compare(a_label: str, a: dict, b_label: str, b: dict) -> str:
     ratio = b["seconds"] / a["seconds"]
     how = f"{ratio:.2f}x faster than" if ratio >= 1 else f"{1 / ratio:.2f}x slower than"
     return f"{a_label} is {how} {b_label} ({_ms(a)}, against {_ms(b)})."
+
+
+def against(row: dict, before: dict) -> str:
+    """A short column: ``row``'s speed as a multiple of ``before``'s, or that the two lie within
+    each other's spread."""
+    if not apart(row, before):
+        return "within the spread of the row above"
+    return f"{before['seconds'] / row['seconds']:.2f}x the row above"

@@ -154,3 +154,47 @@ def test_the_given_kernel_is_named_beside_the_solution():
     sp = _speed_pass(50.0, 50.0, given=5.0)
     lines, _ = speed_report(get("strided_fix"), sp, _Dev(gpu=True))
     assert "the kernel the exercise starts from (saxpy_chunks) reaches 5.0 GB/s (5%)" in lines[1]
+
+
+def test_a_speed_above_the_measured_peak_is_never_a_share_above_100_percent():
+    from helpers.check import speed_report
+    lines, _ = speed_report(get("strided_fix"), _speed_pass(177.0, 80.0, given=150.0),
+                            _Dev(gpu=False))
+    text = "\n".join(lines)
+    assert "177.0 GB/s, more than this device's measured copy bandwidth (100 GB/s)" in text
+    assert "that yardstick failed here" in text
+    assert "(above the peak)" in text and "177%" not in text and "150%" not in text
+
+
+def test_the_verdict_says_when_yours_and_the_solution_lie_within_the_noise():
+    from helpers.check import speed_report
+    sp = _speed_pass(76.0, 80.0)
+    sp.speed["yours"]["round_seconds"] = [1 / 76.0, 1 / 60.0, 1 / 70.0]
+    sp.speed["solution"]["round_seconds"] = [1 / 80.0, 1 / 62.0, 1 / 75.0]
+    lines, reached = speed_report(get("transpose"), sp, _Dev(gpu=True))
+    text = "\n".join(lines)
+    assert reached is True   # 76 >= 80% of 80
+    assert "Yours (" in text and "lie within each other's spread" in text
+    sp = _speed_pass(40.0, 80.0)
+    sp.speed["yours"]["round_seconds"] = [1 / 40.0, 1 / 30.0, 1 / 35.0]
+    sp.speed["solution"]["round_seconds"] = [1 / 80.0, 1 / 78.0, 1 / 79.0]
+    lines, reached = speed_report(get("transpose"), sp, _Dev(gpu=True))
+    assert "Yours is 2.00x slower than the solution" in "\n".join(lines)
+    assert reached is False and "does not reach the target" in lines[-1]
+    sp = _speed_pass(62.0, 80.0)   # misses 64 GB/s, but the solution's slow rounds reach 50
+    sp.speed["yours"]["round_seconds"] = [1 / 62.0, 1 / 55.0]
+    sp.speed["solution"]["round_seconds"] = [1 / 80.0, 1 / 50.0]
+    lines, reached = speed_report(get("transpose"), sp, _Dev(gpu=True))
+    assert reached is False and "by less than the runs' spread" in lines[-1]
+
+
+def test_two_timings_are_compared_only_as_far_as_their_spread_allows():
+    from helpers.timing import against, apart, compare
+    a = {"seconds": 1e-3, "min_seconds": 0.9e-3, "max_seconds": 1.2e-3, "repeats": 10}
+    b = {"seconds": 2e-3, "min_seconds": 1.9e-3, "max_seconds": 2.5e-3, "repeats": 10}
+    c = {"seconds": 1.1e-3, "min_seconds": 1.0e-3, "max_seconds": 1.3e-3, "repeats": 10}
+    assert apart(a, b) and not apart(a, c)
+    assert compare("A", a, "B", b) == ("A is 2.00x faster than B (1 ms, 0.9-1.2 over 10 runs, "
+                                       "against 2 ms, 1.9-2.5 over 10 runs).")
+    assert "cannot tell them apart" in compare("A", a, "C", c)
+    assert against(b, a) == "0.50x the row above" and against(c, a).startswith("within")

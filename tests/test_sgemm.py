@@ -170,3 +170,43 @@ def test_a_tuning_child_that_hangs_silently_is_stopped(cq, tmp_path, monkeypatch
     _, queue = cq
     with pytest.raises(tuning.TuningFailed, match="exit code -9"):
         tuning.tune_sgemm(queue.device, budget=1, n=32, progress=False)
+
+
+class _Device:
+    """What choose_config reads of a device."""
+
+    def __init__(self, name: str, driver: str, group: int = 1024, local: int = 49152):
+        self.name, self.driver_version = name, driver
+        self.max_work_group_size, self.local_mem_size = group, local
+        self.platform = type("P", (), {"name": "Fake", "version": "OpenCL 3.0"})()
+
+
+def test_a_shipped_tuning_is_found_by_device_name_and_driver(tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    records = sgemm.shipped()
+    h100_file, h100 = next((f, r) for f, r in records if "nvidia-h100" in f)
+    best = Config.from_json(h100["best"])
+    driver = h100["environment"]["device"]["driver_version"]
+    exact = sgemm.choose_config(_Device("NVIDIA H100 80GB HBM3", driver), records)
+    assert exact.config == best and exact.how == "tuned on an NVIDIA H100 80GB HBM3"
+    assert exact.sentence.startswith(f"tuned on an NVIDIA H100 80GB HBM3 at n = 4096, {h100_file}")
+    assert "driver" not in exact.sentence
+    other = sgemm.choose_config(_Device("NVIDIA H100 80GB HBM3", "999.1"), records)
+    assert other.config == best
+    assert f"with driver {driver}, this device runs 999.1" in other.sentence
+    unknown = sgemm.choose_config(_Device("Some Laptop GPU", "1.0"), records)
+    assert unknown.config == sgemm.DEFAULT and unknown.how == "default"
+    assert "ships no tuning for Some Laptop GPU" in unknown.sentence
+    # a shipped configuration that does not fit this device's limits is not used
+    small = sgemm.choose_config(_Device("NVIDIA H100 80GB HBM3", driver, group=64), records)
+    assert small.config == sgemm.DEFAULT
+
+
+def test_the_learners_own_tuning_overrides_the_shipped_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    dev = _Device("NVIDIA H100 80GB HBM3", "1")
+    mine = Config(TM=32, TN=32, TK=8, TX=8, TY=8)
+    sgemm.save_tuned(dev, {"best": mine.to_json(), "n": 512})
+    choice = sgemm.choose_config(dev)
+    assert choice.config == mine and choice.how == "tuned here"
+    assert "tuned on this device" in choice.sentence

@@ -1,0 +1,84 @@
+"""The sources quoted right: every figure of helpers/data/history.json, and every figure the
+notebooks attribute to a seed, appears in that seed (``../shared/seeds/``, beside the course's
+repository in CI and in a developer's checkout)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import studies
+
+from .conftest import ROOT
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+WHITEPAPER, TRAINING, BLOG, DU = ("000_bcde547a3e3fcdab.txt", "001_86474a4772bee336.txt",
+                                  "003_47bc67132b88eff6.txt", "004_cf395aad3807aee4.txt")
+
+# (notebook, what the notebook says, the seed, what the seed must say for that to be true)
+CLAIMS = [
+    ("00-host-and-device", "compiling its 300+\nlines of OpenCL C took just over 2 s", DU,
+     ["300+ lines of OpenCL C code", "takes just over 2 s", "less than 0.2 s"]),
+    ("00-host-and-device", "cut that 2 s to 0.2 s, a start-up\nten times faster", DU,
+     ["from 2+ s to 0.2 s", "10× faster"]),
+    ("06-memory-access", "aligned copy at 26 GB/s and a strided one at 7 GB/s on a Quadro K620",
+     TRAINING, ["Quadro K620 Aligned: 26 GB/s Strided: 7 GB/s"]),
+    ("06-memory-access", "170 against 4 GB/s on a Radeon HD 7950", TRAINING,
+     ["HD 7950 Aligned: 170 GB/s Strided: 4 GB/s"]),
+    ("08-matvec-ladder", "*OpenCL Programming for the CUDA Architecture* (version 3.2, 2010)",
+     WHITEPAPER, ["OpenCL Programming for the CUDA Architecture", "Version 3.2", "8/23/2010"]),
+    ("08-matvec-ladder", "**239 work-groups** for listing 2", WHITEPAPER,
+     ["239 work groups for the first kernel", "60 work-groups for the five last kernels",
+      "a work-group size of 256"]),
+    ("09-portability-and-tuning", "at 40 Gflop/s, 4% of the peak, on a Tesla C2050 (their Fig. 11)",
+     DU, ["over 1 Tflop/s", "40 Gflop/s (4% of peak) on the Tesla C2050"]),
+    ("09-portability-and-tuning", "600 Gflop/s (22% of the Radeon's peak)", DU,
+     ["replaced the arrays with standalone", "600 Gflop/s (22% peak)",
+      "ran faster on the Radeon 5870 than the C2050 in absolute terms"]),
+    ("09-portability-and-tuning", "left the search itself as future work", DU,
+     ["the search engine itself remains as future work"]),
+    ("09-portability-and-tuning", "57% of the C2050's peak in\nOpenCL against 63% in CUDA", DU,
+     ["SGEMM CUDA/OpenCL", "% of peak\t63/57"]),
+]
+
+
+@pytest.fixture(scope="module")
+def seeds() -> dict[str, str]:
+    assert SEEDS.is_dir(), f"the seeds are not at {SEEDS} (shared/ sits beside the repository)"
+    return {p.name: p.read_text() for p in SEEDS.glob("*.txt")}
+
+
+def _notebook_text(name: str) -> str:
+    nb = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())
+    return "\n".join("".join(c["source"]) for c in nb["cells"])
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: f"{c[0]}: {c[1][:30]}")
+def test_what_a_notebook_attributes_to_a_seed_is_in_the_seed(claim, seeds):
+    notebook, said, seed, evidence = claim
+    assert said in _notebook_text(notebook), f"{notebook} no longer says {said!r}: update CLAIMS"
+    for words in evidence:
+        assert words in seeds[seed], f"{seed} does not say {words!r}"
+
+
+def _numbers(value) -> list:
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    return [value]
+
+
+def test_every_historical_figure_is_in_its_seed(seeds):
+    for name, record in studies.HISTORY.items():
+        text = seeds[record["seed"]]
+        numbers = _numbers({k: v for k, v in record.items() if k not in ("seed", "source", "device")})
+        assert numbers, name
+        for value in numbers:
+            shown = f"{value:.3f}" if isinstance(value, float) and name == "divergence" else str(value)
+            assert shown in text, f"{name}: {shown} is not in {record['seed']}"
+
+
+def test_the_whitepaper_is_named_by_its_title():
+    source = studies.HISTORY["matvec_ladder"]["source"]
+    assert "OpenCL Programming for the CUDA Architecture" in source and "2010" in source
+    assert "Best Practices" not in source
