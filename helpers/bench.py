@@ -168,18 +168,30 @@ def startup_profile(device: str | None = None, n: int | None = None, *,
 
 
 def steps(rows: list[dict], peak: dict | None = None, ctx: cl.Context | None = None,
-          queue: cl.CommandQueue | None = None, *, kind: str = "compute") -> str:
-    """Timed rows as a table: each row's rate, its share of ``peak`` (measured again first where a
-    row beats it: :func:`share`), and its speed against the row above, or "within the spread" when
-    their runs overlap."""
-    from .timing import against
+          queue: cl.CommandQueue | None = None, *, kind: str | None = "compute",
+          width: int = 56) -> str:
+    """Timed rows as a table: each row's median time with its spread (fastest-slowest run), its
+    rate (``kind`` ``compute``: GFLOP/s, ``bandwidth``: GB/s, None: time only), its share of
+    ``peak`` when given (measured again first where a row beats it: :func:`share`), and its speed
+    against the row above, or "within the spread" when their runs overlap. A row marked wrong on
+    this device (``correct`` False) says so."""
+    from .timing import against, spread
 
-    key, unit = ("gflop_per_s", "GFLOP/s") if kind == "compute" else ("gb_per_s", "GB/s")
+    key, unit = {"compute": ("gflop_per_s", "GFLOP/s"), "bandwidth": ("gb_per_s", "GB/s"),
+                 None: (None, "")}[kind]
     lines = []
     for i, r in enumerate(rows):
-        part = f" {share(r[key], kind, peak, ctx, queue).short():>14} of peak" if peak else ""
-        vs = f"  {against(r, rows[i - 1])}" if i else ""
-        lines.append(f"{r['label'][:64]:64} {r[key]:10.1f} {unit}{part}{vs}")
+        lo, hi = spread(r)
+        text = f"{r['label'][:width]:{width}} {r['seconds'] * 1e3:9.3f} ms ({lo * 1e3:.3g}-{hi * 1e3:.3g})"
+        if key:
+            text += f" {r[key]:10.1f} {unit}"
+            if peak:
+                text += f" {share(r[key], kind, peak, ctx, queue).short():>15} of peak"
+        if i:
+            text += f"  {against(r, rows[i - 1])}"
+        if not r.get("correct", True):
+            text += "  WRONG on this device"
+        lines.append(text)
     return "\n".join(lines)
 
 

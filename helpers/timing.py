@@ -128,4 +128,6 @@ def against(row: dict, before: dict) -> str:
     each other's spread."""
     if not apart(row, before):
         return "within the spread of the row above"
-    return f"{before['seconds'] / row['seconds']:.2f}x the row above"
+    ratio = before["seconds"] / row["seconds"]
+    return (f"{ratio:.2f}x faster than the row above" if ratio >= 1 else
+            f"{1 / ratio:.2f}x slower than the row above")

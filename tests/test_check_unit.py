@@ -197,4 +197,5 @@ def test_two_timings_are_compared_only_as_far_as_their_spread_allows():
     assert compare("A", a, "B", b) == ("A is 2.00x faster than B (1 ms, 0.9-1.2 over 10 runs, "
                                        "against 2 ms, 1.9-2.5 over 10 runs).")
     assert "cannot tell them apart" in compare("A", a, "C", c)
-    assert against(b, a) == "0.50x the row above" and against(c, a).startswith("within")
+    assert against(b, a) == "2.00x slower than the row above" and against(c, a).startswith("within")
+    assert against(a, b) == "2.00x faster than the row above"
