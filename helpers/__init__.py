@@ -1,21 +1,47 @@
 """The course's helpers: what the notebooks import.
 
 ``from helpers import *`` gives the calls a notebook needs; each lives in the module that owns it.
+Names are handed on lazily (PEP 562): ``import helpers`` loads only the device module (to register
+Intel's CPU runtime), and a process that only checks kernels never imports matplotlib or
+ipywidgets (the figures come in with ``helpers.plots`` when a notebook first uses them).
 """
 
 from __future__ import annotations
+
+import importlib
 
 from .device import register_intel_cpu_runtime
 
 register_intel_cpu_runtime()  # before any platform is listed: the ICD loader reads its files once
 
-from . import bench, ndrange, plots  # noqa: E402
-from .check import KernelCheckFailed, check, run_check  # noqa: E402
-from .device import choose_device, course_context, describe, device_table, facts  # noqa: E402
-from .kernels import KernelBuildError, build, kernel_path, solutions_on  # noqa: E402
+# Bound now, not lazily: the function ``check`` shares its name with its module, and importing
+# helpers.check from anywhere would otherwise leave the module where the function belongs.
+from .check import KernelCheckFailed, check, run_check  # noqa: E402, F401
 
-__all__ = [
-    "KernelBuildError", "KernelCheckFailed", "bench", "build", "ndrange", "check", "choose_device",
-    "course_context", "describe", "device_table", "facts", "kernel_path", "plots", "run_check",
-    "solutions_on",
-]
+# name -> the module that owns it (a module's own name: the module itself)
+_OWNERS = {
+    "bench": "bench", "ndrange": "ndrange", "plots": "plots",
+    "choose_device": "device", "course_context": "device", "describe": "device",
+    "device_table": "device", "facts": "device",
+    "KernelBuildError": "kernels", "build": "kernels", "kernel_path": "kernels",
+    "solutions_on": "kernels",
+}
+
+__all__ = sorted([*_OWNERS, "KernelCheckFailed", "check", "run_check"])
+
+
+def __getattr__(name: str):
+    owner = _OWNERS.get(name, name)
+    try:
+        module = importlib.import_module(f".{owner}", __name__)
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{owner}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = module if owner == name else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
