@@ -173,7 +173,8 @@ def steps(rows: list[dict], peak: dict | None = None, ctx: cl.Context | None = N
     """Timed rows as a table: each row's median time with its spread (fastest-slowest run), its
     rate (``kind`` ``compute``: GFLOP/s, ``bandwidth``: GB/s, None: time only), its share of
     ``peak`` when given (measured again first where a row beats it: :func:`share`), and its speed
-    against the row above, or "within the spread" when their runs overlap. A row marked wrong on
+    against the row above when both do the same work (bytes and flops), or "within the spread"
+    when their runs overlap. A row marked wrong on
     this device (``correct`` False) says so."""
     from .timing import against, spread
 
@@ -186,9 +187,11 @@ def steps(rows: list[dict], peak: dict | None = None, ctx: cl.Context | None = N
         if key:
             text += f" {r[key]:10.1f} {unit}"
             if peak:
-                text += f" {share(r[key], kind, peak, ctx, queue).short():>15} of peak"
-        if i:
-            text += f"  {against(r, rows[i - 1])}"
+                s = share(r[key], kind, peak, ctx, queue)
+                text += f" {s.short():>14}" + ("" if s.failed else " of peak")
+        before = rows[i - 1] if i else None
+        if before is not None and all(before.get(k) == r.get(k) for k in ("bytes", "flops")):
+            text += f"  {against(r, before)}"   # only rows doing the same work
         if not r.get("correct", True):
             text += "  WRONG on this device"
         lines.append(text)

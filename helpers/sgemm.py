@@ -180,18 +180,24 @@ def choose_config(dev: cl.Device, records: list[tuple[str, dict]] | None = None)
         return Choice(found[0], "tuned here",
                       f"tuned on this device by python -m helpers tune sgemm (n = {found[1]['n']})")
     name, driver = dev.name.strip(), dev.driver_version.strip()
+    platform = dev.platform.name.strip()
     same_name = []
     for file, record in shipped() if records is None else records:
         facts = record.get("environment", {}).get("device", {})
         config = Config.from_json(record["best"])
-        if facts.get("device") == name and valid(config, dev.max_work_group_size,
-                                                 dev.local_mem_size):
-            same_name.append((facts.get("driver_version") == driver, file, record, config))
+        if facts.get("device") == name and facts.get("platform", platform) == platform \
+                and valid(config, dev.max_work_group_size, dev.local_mem_size):
+            rank = (facts.get("driver_version") == driver,
+                    facts.get("compute_units") == dev.max_compute_units)
+            same_name.append((rank, file, record, config))
     if same_name:
-        exact, file, record, config = max(same_name, key=lambda t: t[0])
+        (same_driver, same_units), file, record, config = max(same_name, key=lambda t: t[0])
         facts = record["environment"]["device"]
-        other = "" if exact else (f"; with driver {facts.get('driver_version')}, this device runs "
-                                  f"{driver}")
+        other = "" if same_driver else (f"; with driver {facts.get('driver_version')}, this device "
+                                        f"runs {driver}")
+        if not same_units:   # a VM names its CPU alike whatever its share of the cores
+            other += (f"; on {facts.get('compute_units')} compute units, this device has "
+                      f"{dev.max_compute_units}")
         return Choice(config, f"tuned on an {name}",
                       f"tuned on an {name} at n = {record['n']}, {file}{other}; python -m helpers "
                       f"tune sgemm tunes it here")

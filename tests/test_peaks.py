@@ -153,3 +153,51 @@ def test_peaks_are_measured_with_references_and_kept(tmp_path, monkeypatch):
     again = bench.peaks(ctx, queue, refresh=True, progress=False)
     assert again["compute_gflop_per_s"] > 1.0 and len(again["measured"]) == 2
     assert bench.when(again).startswith("the best of 2 measurements, the last ")
+
+
+def test_a_small_buffers_peaks_do_not_mix_with_a_large_ones():
+    large, small = _peak(400.0, 25.0), _peak(420.0, 59.0)   # 32 MiB may sit in a cache
+    large["bytes"], small["bytes"] = 256 << 20, 32 << 20
+    for merged in (best_of(large, small), best_of(small, large)):
+        assert merged["bandwidth_gb_per_s"] == 25.0 and merged["compute_gflop_per_s"] == 400.0
+
+
+def test_a_corrected_theoretical_figure_replaces_the_old_one():
+    old = _peak(400.0, 25.0, [{"kind": "theoretical", "label": "theoretical peak",
+                               "gflop_per_s": 900.0, "how": "wrong table"}])
+    new = _peak(380.0, 24.0, [{"kind": "theoretical", "label": "theoretical peak",
+                               "gflop_per_s": 333.0, "how": "right table"}])
+    assert best_of(old, new)["references"][0]["gflop_per_s"] == 333.0
+
+
+def test_a_peak_above_the_theoretical_one_names_the_clock():
+    theory = refs.cpu_theoretical(refs.cpu_info(ZEN4_2CORES))
+    said = refs.disagreements(_peak(1.4 * theory["gflop_per_s"], 20.0, [theory]))
+    assert len(said) == 1 and "uses the 2.60 GHz the system reports" in said[0]
+    assert "ran at about 3.6 GHz" in said[0]
+
+
+def test_a_peak_is_measured_again_once_per_process(monkeypatch):
+    import helpers.measure.peaks as peaks_module
+    calls = []
+    monkeypatch.setattr(peaks_module, "peaks",
+                        lambda ctx, queue, refresh=False, progress=True: calls.append(1) or
+                        _peak(100.0, 30.0))
+    peak = _peak(100.0, 20.0)
+    assert share(45.0, "bandwidth", peak, object(), object()).failed
+    assert share(50.0, "bandwidth", peak, object(), object()).failed
+    assert calls == [1]
+
+
+def test_steps_compare_only_rows_doing_the_same_work():
+    rows = [{"label": "a", "seconds": 1e-3, "min_seconds": 1e-3, "max_seconds": 1e-3,
+             "gb_per_s": 10.0, "bytes": 100},
+            {"label": "b", "seconds": 5e-4, "min_seconds": 5e-4, "max_seconds": 5e-4,
+             "gb_per_s": 20.0, "bytes": 100},
+            {"label": "c", "seconds": 1e-4, "min_seconds": 1e-4, "max_seconds": 1e-4,
+             "gb_per_s": 1.0, "bytes": 7}]
+    lines = bench.steps(rows, kind="bandwidth").splitlines()
+    assert lines[1].endswith("2.00x faster than the row above")
+    assert "row above" not in lines[2]
+    assert "above the peak" in bench.steps(rows[:1], _peak(100.0, 5.0), kind="bandwidth")
+    assert "of peak of peak" not in bench.steps(rows[:1], _peak(100.0, 5.0), kind="bandwidth")

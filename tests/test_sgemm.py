@@ -175,10 +175,11 @@ def test_a_tuning_child_that_hangs_silently_is_stopped(cq, tmp_path, monkeypatch
 class _Device:
     """What choose_config reads of a device."""
 
-    def __init__(self, name: str, driver: str, group: int = 1024, local: int = 49152):
+    def __init__(self, name: str, driver: str, group: int = 1024, local: int = 49152,
+                 units: int = 132, platform: str = "NVIDIA CUDA"):
         self.name, self.driver_version = name, driver
-        self.max_work_group_size, self.local_mem_size = group, local
-        self.platform = type("P", (), {"name": "Fake", "version": "OpenCL 3.0"})()
+        self.max_work_group_size, self.local_mem_size, self.max_compute_units = group, local, units
+        self.platform = type("P", (), {"name": platform, "version": "OpenCL 3.0"})()
 
 
 def test_a_shipped_tuning_is_found_by_device_name_and_driver(tmp_path, monkeypatch):
@@ -197,6 +198,11 @@ def test_a_shipped_tuning_is_found_by_device_name_and_driver(tmp_path, monkeypat
     unknown = sgemm.choose_config(_Device("Some Laptop GPU", "1.0"), records)
     assert unknown.config == sgemm.DEFAULT and unknown.how == "default"
     assert "ships no tuning for Some Laptop GPU" in unknown.sentence
+    fewer = sgemm.choose_config(_Device("NVIDIA H100 80GB HBM3", driver, units=114), records)
+    assert fewer.config == best and "on 132 compute units, this device has 114" in fewer.sentence
+    elsewhere = sgemm.choose_config(_Device("NVIDIA H100 80GB HBM3", driver, platform="PoCL"),
+                                    records)
+    assert elsewhere.config == sgemm.DEFAULT   # another platform's compiler: not its tuning
     # a shipped configuration that does not fit this device's limits is not used
     small = sgemm.choose_config(_Device("NVIDIA H100 80GB HBM3", driver, group=64), records)
     assert small.config == sgemm.DEFAULT

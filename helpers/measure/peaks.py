@@ -160,6 +160,10 @@ def best_of(old: dict, new: dict) -> dict:
     """The peaks of two measurements of one device and driver, each figure the better of the two
     (per vector width); references likewise by label. The environment is the newest's, and
     ``measured`` lists the dates of every measurement merged."""
+    if old.get("bytes") != new.get("bytes"):
+        # another buffer size measures another thing (a small buffer may sit in a cache): the
+        # larger one is the memory's bandwidth
+        return dict(new) if new.get("bytes", 0) >= old.get("bytes", 0) else dict(old)
     merged = dict(new)
     for key in _PER_WIDTH:
         widths = set(old.get(key, {})) | set(new.get(key, {}))
@@ -173,11 +177,14 @@ def best_of(old: dict, new: dict) -> dict:
     for r in new.get("references", []):
         was = by_label.get(r["label"])
         value_key = "gflop_per_s" if "gflop_per_s" in r else "bandwidth_gb_per_s"
-        if was is None or r.get(value_key, 0) >= was.get(value_key, 0):
+        # a theoretical figure is computed, not measured: the newest computation holds
+        if was is None or r["kind"] == "theoretical" or r.get(value_key, 0) >= was.get(value_key, 0):
             by_label[r["label"]] = r
     merged["references"] = list(by_label.values())
     merged["measured"] = old.get("measured", [old.get("environment", {}).get("date")]) \
         + new.get("measured", [])
+    merged["left_out"] = {w: why for w, why in new.get("left_out", {}).items()
+                          if not merged["gflop_per_s"].get(w)}   # a width the old run measured
     return merged
 
 
@@ -275,8 +282,9 @@ def share(value: float, kind: str, peak: dict, ctx: cl.Context | None = None,
     ``failed`` and says so instead of printing a share above 100%."""
     key = KINDS[kind][0]
     top = peak.get(key) or 0.0
-    if top and value > top and queue is not None:
+    if top and value > top and queue is not None and not peak.get("measured_again"):
         peak.update(peaks(ctx, queue, refresh=True, progress=False))
+        peak["measured_again"] = True   # once per peak in a process: what beats it now, fails it
         top = peak[key]
     return Share(value, top, kind, failed=bool(top) and value > top)
 
