@@ -26,7 +26,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,6 +93,8 @@ class PassResult:
     warnings: str = ""               # the compiler's warnings, placed in the kernel file
     speed: dict[str, dict] = field(default_factory=dict)  # a speed pass: role -> timing
     peak: dict = field(default_factory=dict)                # ... and the device's peaks
+    cancelled: bool = False          # stopped by the check, its result no longer wanted
+    started: float = 0.0             # time.perf_counter() when the child was started
 
     def failing(self) -> list[int]:
         return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
@@ -122,9 +126,10 @@ class CheckReport:
 def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], seed: int, *,
              guard: bool, env: dict[str, str] | None = None, build_timeout: float = BUILD_TIMEOUT,
              run_timeout: float = RUN_TIMEOUT, registry_files: list[str] | None = None,
-             speed: bool = False) -> PassResult:
+             speed: bool = False, stop: threading.Event | None = None) -> PassResult:
     """Run ``cases`` of ``ex`` with the kernel at ``path`` in a child process on ``device``
-    (``speed``: time it instead, see :func:`helpers.runner.speed_main`)."""
+    (``speed``: time it instead, see :func:`helpers.runner.speed_main`). Setting ``stop`` ends
+    the child early (``cancelled``)."""
     result = PassResult(device, cases)
     with tempfile.TemporaryDirectory(prefix="course-check-") as tmp:
         tmpdir = Path(tmp)
@@ -141,7 +146,7 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
         child_env = child_environment({"PYOPENCL_NO_CACHE": "1", **(env or {}),
                                        "OCLGRIND_LOG": str(tmpdir / "oclgrind.log")})
         output_file = open(tmpdir / "output.txt", "w+b")
-        started = time.perf_counter()
+        started = result.started = time.perf_counter()
         proc = subprocess.Popen(
             [sys.executable, "-m", "helpers.runner", str(tmpdir / "request.json")],
             stdout=output_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -184,6 +189,10 @@ def run_pass(ex: Exercise, path: Path, device: DeviceSpec, cases: list[Case], se
                 elif kind == "done":
                     result.done = True
             if result.exit_code is not None:
+                break
+            if stop is not None and stop.is_set():
+                _kill(proc)
+                result.cancelled = True
                 break
             if time.perf_counter() > deadline:
                 _kill(proc)
@@ -507,7 +516,8 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
 
 
 def oclgrind_pass(ex: Exercise, path: Path, cases: list[Case], seed: int, run_timeout: float,
-                  registry_files: list[str] | None) -> PassResult | None:
+                  registry_files: list[str] | None,
+                  stop: threading.Event | None = None) -> PassResult | None:
     """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed.
     Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
     accumulator: when Oclgrind dies by a signal having reported nothing, run again without it."""
@@ -516,11 +526,11 @@ def oclgrind_pass(ex: Exercise, path: Path, cases: list[Case], seed: int, run_ti
         return None
     spec = DeviceSpec.of(grind)
     op = run_pass(ex, path, spec, cases, seed, guard=False, env=oclgrind.ENVIRONMENT,
-                  run_timeout=run_timeout, registry_files=registry_files)
-    if op.exit_code is not None and op.exit_code < 0 and not op.findings:
+                  run_timeout=run_timeout, registry_files=registry_files, stop=stop)
+    if op.exit_code is not None and op.exit_code < 0 and not op.findings and not op.cancelled:
         env = {k: v for k, v in oclgrind.ENVIRONMENT.items() if k != "OCLGRIND_UNINITIALIZED"}
         op = run_pass(ex, path, spec, cases, seed, guard=False, env=env,
-                      run_timeout=run_timeout, registry_files=registry_files)
+                      run_timeout=run_timeout, registry_files=registry_files, stop=stop)
         op.skipped_plugin = "uninitialized values"
     return op
 
@@ -532,6 +542,12 @@ def oclgrind_report(ex: Exercise, op: PassResult, shown: str) -> list[str]:
     return (["Oclgrind, which checks every access of every work-item, reports:"]
             + ["  " + x for x in _finding_lines(op.findings, shown)]
             + finding_hints(ex, op.findings))
+
+
+def sequential_passes() -> bool:
+    """``COURSE_CHECK_SEQUENTIAL=1``: the Oclgrind pass waits for the device pass, as before the
+    two ran side by side (one child process at a time)."""
+    return os.environ.get("COURSE_CHECK_SEQUENTIAL", "") not in ("", "0")
 
 
 def require_speed_default() -> bool:
@@ -570,14 +586,37 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
     spec = DeviceSpec.of(dev)
     where = describe(dev)
     cases = list(ex.cases)
+    # The Oclgrind pass on the small cases runs beside the device pass (they are independent);
+    # it is stopped when the device's outcome calls for other cases or none.
+    small = [c for c in ex.cases if c.small]
+    stop = threading.Event()
+    beside = None
+    if small and not sequential_passes():
+        pool = ThreadPoolExecutor(1, thread_name_prefix="oclgrind-pass")
+        beside = pool.submit(oclgrind_pass, ex, path, small, seed, oclgrind_run_timeout,
+                             registry_files, stop)
+        pool.shutdown(wait=False)   # the future completes; the thread ends with it
     dp = run_pass(ex, path, spec, cases, seed, guard=True, run_timeout=run_timeout,
                   registry_files=registry_files)
+
+    def small_pass_or_none(wanted: list[Case]) -> PassResult | None:
+        """The pass run beside the device's, if it ran the cases wanted; else stop it."""
+        if beside is None:
+            return None
+        if [c.key() for c in wanted] != [c.key() for c in small]:
+            stop.set()
+            beside.result()
+            return None
+        return beside.result()
+
     if dp.internal_error:
+        small_pass_or_none([])
         return CheckReport(name, False, f"The checker itself failed (not your kernel's fault; "
                            f"please report it):\n{dp.internal_error}", path, seed, dp)
     # A kernel that does not build: nothing Oclgrind could add. One that does not end: a short
     # Oclgrind run on two small cases may still show why (a work-item stuck at a barrier).
     if dp.build_error or dp.no_kernel or dp.hung_in is not None or dp.flooded:
+        small_pass_or_none([])
         lines = device_failure(ex, dp, run_timeout)
         op = None
         if dp.hung_in is not None:
@@ -588,8 +627,10 @@ def run_check(name: str, kernel: str | Path | None = None, *, solutions: bool | 
         msg = "\n".join([f"{name} failed ({shown}, on {where}):", _indent(lines)])
         return _with_warnings(CheckReport(name, False, msg, path, seed, dp, op))
 
-    op = oclgrind_pass(ex, path, oclgrind_cases(ex, dp), seed, oclgrind_run_timeout,
-                       registry_files)
+    wanted = oclgrind_cases(ex, dp)
+    op = small_pass_or_none(wanted)
+    if op is None:
+        op = oclgrind_pass(ex, path, wanted, seed, oclgrind_run_timeout, registry_files)
     report = verdict(ex, shown, where, dp, op, seed, path, run_timeout, oclgrind_run_timeout)
     if report.passed:
         remember_pass(name, path)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from helpers.check import PassResult, describe_buffer, signature, verdict
 from helpers.device import DeviceSpec
 from helpers.exercises import Case, get
 from helpers.oclgrind import Finding
+
+from .conftest import TESTS
 
 CASE = Case((1024,), (256,), {"n": 1000})
 POCL = DeviceSpec("Portable Computing Language", "OpenCL 3.0 PoCL 3.0-rc2  Linux", "cpu")
@@ -199,3 +203,21 @@ def test_two_timings_are_compared_only_as_far_as_their_spread_allows():
     assert "cannot tell them apart" in compare("A", a, "C", c)
     assert against(b, a) == "2.00x slower than the row above" and against(c, a).startswith("within")
     assert against(a, b) == "2.00x faster than the row above"
+
+
+@pytest.mark.parametrize("sequential", ["0", "1"])
+def test_the_oclgrind_pass_runs_beside_the_device_pass(sequential, monkeypatch):
+    """Two independent child processes, started together (COURSE_CHECK_SEQUENTIAL=1: one after
+    the other, as before); the verdict is the same either way."""
+    from helpers import run_check
+    monkeypatch.setenv("COURSE_CHECK_SEQUENTIAL", sequential)
+    report = run_check("float_copy", solutions=True, seed=7)
+    assert report.passed, report.message
+    dp, op = report.device_pass, report.oclgrind_pass
+    device_ended = dp.started + dp.seconds
+    if sequential == "1":
+        assert op.started >= device_ended
+    else:
+        assert op.started < device_ended and not op.cancelled
+    wrong = run_check("float_copy", TESTS / "wrong" / "float_copy" / "no_guard.cl", seed=7)
+    assert not wrong.passed and "Oclgrind" in wrong.message
