@@ -663,7 +663,7 @@ def _rounds_row(t: dict) -> dict:
     """A speed-pass figure as a timed row whose spread is that of its rounds' medians."""
     rounds = t.get("round_seconds") or [t["seconds"]]
     return {"seconds": t["seconds"], "min_seconds": min(rounds), "max_seconds": max(rounds),
-            "repeats": len(rounds)}
+            "repeats": len(rounds), "over": f"the medians of {len(rounds)} rounds"}
 
 
 def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | None]:

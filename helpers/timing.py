@@ -108,7 +108,8 @@ def apart(a: dict, b: dict) -> bool:
 
 def _ms(row: dict) -> str:
     lo, hi = spread(row)
-    return f"{row['seconds'] * 1e3:.3g} ms, {lo * 1e3:.3g}-{hi * 1e3:.3g} over {row.get('repeats', '?')} runs"
+    over = row.get("over", f"{row.get('repeats', '?')} runs")
+    return f"{row['seconds'] * 1e3:.3g} ms, {lo * 1e3:.3g}-{hi * 1e3:.3g} over {over}"
 
 
 def compare(a_label: str, a: dict, b_label: str, b: dict) -> str:
