@@ -23,6 +23,9 @@ _RUN_FOLDER: str | None = None
 
 def pytest_configure(config) -> None:
     global _RUN_FOLDER
+    config.addinivalue_line("markers", "once: does not depend on the OpenCL device; "
+                            "python -m tests.every_cpu runs it with the first CPU implementation "
+                            "only")
     if _RUN_FOLDER is not None or hasattr(config, "workerinput"):
         return
     _RUN_FOLDER = tempfile.mkdtemp(prefix="course-tests-")

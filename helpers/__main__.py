@@ -1,5 +1,5 @@
-"""The command line: ``python -m helpers devices [--check] | check NAME | exercises | profile |
-bench``.
+"""The command line: ``python -m helpers devices [--check] | check NAME | exercises | profile
+[check NAME] | bench | grade | tune``.
 
 Exit codes: 0 success (a check passed), 1 a check failed (the diagnosis is on stdout), 2 a usage
 error or no OpenCL device (a sentence on stderr says what to do).
@@ -17,7 +17,7 @@ from .device import NoDeviceError
 def _devices(args: argparse.Namespace) -> int:
     from .device import device_table
     if args.check:
-        from .devcheck import check_all, table
+        from .checking.devcheck import check_all, table
         from .known import FAILING
         outcomes = check_all(args.device)
         print(table(outcomes))
@@ -30,7 +30,7 @@ def _devices(args: argparse.Namespace) -> int:
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from .exercises import exercises
+    from .checking.exercises import exercises
     from .kernels import display_path, kernel_path
     for ex in exercises():
         print(f"{ex.name:<16} {ex.notebook:<22} {display_path(kernel_path(ex.name, solutions=False))}"
@@ -38,8 +38,30 @@ def _exercises(args: argparse.Namespace) -> int:
     return 0
 
 
+def _profile_check(args: argparse.Namespace) -> int:
+    from .checking import CheckUsageError
+    from .checking.profile import one, profile_check, table
+    if not args.name:
+        print("error: profile check needs the exercise's name, e.g. profile check float_copy",
+              file=sys.stderr)
+        return 2
+    try:
+        if args.one:   # the cold check, in the fresh process profile_check starts
+            print(json.dumps(one(args.name, args.kernel, args.device, args.solutions)))
+            return 0
+        record = profile_check(args.name, args.kernel, args.device, args.solutions,
+                               args.repeats)
+    except CheckUsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(record, indent=1) if args.json else table(record))
+    return 0
+
+
 def _check(args: argparse.Namespace) -> int:
-    from .check import CheckUsageError, run_check
+    from . import apart
+    from .checking import CheckUsageError, run_check
+    apart.POOL.prepare_after = False   # one check, then this process ends: no worker to keep warm
     try:
         report = run_check(args.name, args.kernel, solutions=args.solutions, device=args.device,
                            seed=args.seed, run_timeout=args.timeout,
@@ -73,7 +95,7 @@ def report_json(report) -> dict:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .grade import GradeUsageError, grade, summary
+    from .checking.grade import GradeUsageError, grade, summary
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
                        require_speed=args.require_speed, notebooks=args.notebooks)
@@ -88,6 +110,8 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _profile(args: argparse.Namespace) -> int:
+    if args.what == "check":
+        return _profile_check(args)
     from .bench import startup_profile
     result = startup_profile(device=args.device, n=args.n, in_process=True)
     if args.json:
@@ -174,7 +198,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--notebooks", action="store_true",
                    help="also run each learner's notebooks/ under nbval (solutions off, small sizes, "
                         "a time limit per notebook) and report the first failing cell")
-    p = sub.add_parser("profile", help="where the time of a small OpenCL program goes")
+    p = sub.add_parser("profile", help="where the time of a small OpenCL program goes; "
+                                        "profile check NAME: where a check's time goes")
+    p.add_argument("what", nargs="?", choices=["check"], help="check: profile a check")
+    p.add_argument("name", nargs="?", help="with check: the exercise, e.g. float_copy")
+    p.add_argument("--kernel", help="with check: the kernel file (default kernels/NAME.cl)")
+    p.add_argument("--solutions", action="store_true", default=None,
+                   help="with check: check solutions/NAME.cl")
+    p.add_argument("--repeats", type=int, default=5, help="with check: warm checks (default 5)")
+    p.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--device", help="a piece of the device's name")
     p.add_argument("--n", type=int, default=1 << 22, help="floats to copy (default 2^22)")
     p.add_argument("--json", action="store_true", help="print JSON with provenance")

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -70,8 +68,10 @@ STAGE_KINDS = {"set-up": PROFILE_STAGES[:5], "transfer": (PROFILE_STAGES[5], PRO
                "execution": PROFILE_STAGES[6:8]}
 
 
-def _profile_here(dev_pattern: str | None, n: int) -> dict:
-    """The profile, measured in this process (call it in a fresh one: see :func:`startup_profile`)."""
+def _profile_here(dev_pattern, n: int) -> dict:
+    """The profile, measured in this process (call it in a fresh one: see :func:`startup_profile`);
+    ``dev_pattern``: a piece of a device name, or the DeviceSpec the parent chose."""
+    from .device import DeviceSpec, find_device
     from .kernels import kernel_path
 
     stages: list[dict] = []
@@ -82,7 +82,8 @@ def _profile_here(dev_pattern: str | None, n: int) -> dict:
                        "device_seconds": device_seconds})
 
     t = time.perf_counter()
-    dev = choose_device(dev_pattern)
+    dev = find_device(dev_pattern) if isinstance(dev_pattern, DeviceSpec) else \
+        choose_device(dev_pattern)
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     stage(PROFILE_STAGES[0], time.perf_counter() - t)
@@ -155,16 +156,21 @@ def startup_profile(device: str | None = None, n: int | None = None, *,
         n = 1 << 18 if small_sizes() else 1 << 22
     if in_process:
         return _profile_here(device, n)
-    cmd = [sys.executable, "-m", "helpers", "profile", "--json", "--n", str(n)]
-    if device is None:
-        dev = choose_device()
-        device = dev.name
-    cmd += ["--device", device]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                         cwd=Path(__file__).resolve().parent.parent)
-    if out.returncode != 0:
-        raise RuntimeError(f"The start-up profile failed:\n{out.stderr.strip()}")
-    return json.loads(out.stdout)
+    from . import apart
+    from .device import DeviceSpec
+    spec = DeviceSpec.of(choose_device(device))
+    said: dict = {}
+    out = apart.run_once(apart.Key("profile", json.dumps(spec.to_json())), {"n": n},
+                         timeout=300.0, on_event=said.update)
+    if "result" not in said:
+        raise RuntimeError(f"The start-up profile failed:\n{out.output.strip()}")
+    return said["result"]
+
+
+def warm(device, emit):
+    """The child's start (see :mod:`helpers.apart`, task ``profile``): nothing, so that the
+    profile's set-up is measured cold, in the request."""
+    return lambda req, emit: emit(result=_profile_here(device, req["n"]))
 
 
 def steps(rows: list[dict], peak: dict | None = None, ctx: cl.Context | None = None,
@@ -209,7 +215,7 @@ def load_result(name: str) -> dict:
 def moved_bytes(ex, case) -> int:
     """The bytes a kernel of this exercise must move at least: inputs read once, outputs written
     once, buffers updated in place both."""
-    from .exercises import Buffer
+    from .checking.exercises import Buffer
     total = 0
     for arg in ex.args:
         if isinstance(arg, Buffer):
@@ -221,12 +227,12 @@ def moved_bytes(ex, case) -> int:
 def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
                   kernel: str | Path | None = None, warmup: int = 2, repeats: int = 10,
                   seed: int | None = None, verify: bool = True) -> dict:
-    """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.exercises.Case`), checking
+    """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.checking.exercises.Case`), checking
     the first launch's output against the reference (``verify``). Default kernel: the learner's
     once it has passed its check, the solution until then."""
-    from .exercises import LocalMem, Scalar, get
+    from .checking.exercises import LocalMem, Scalar, get
+    from .checking.passed import kernel_to_measure
     from .kernels import build_file, display_path
-    from .passed import kernel_to_measure
 
     ex = get(name)
     path = Path(kernel) if kernel is not None else kernel_to_measure(name)
@@ -268,15 +274,16 @@ def throughput_sweep(ctx: cl.Context, queue: cl.CommandQueue, name: str = "sum_i
                      progress: bool = True) -> dict:
     """GB/s of a 1-D exercise kernel (``n`` elements) as n grows: small launches are dominated
     by the fixed cost of a launch, large ones approach the memory bandwidth."""
-    from .exercises import Case, rounded_up
-    from .progress import Progress
+    from tqdm.auto import tqdm
+
+    from .checking.exercises import Case, rounded_up
 
     if sizes is None:
         top = 22 if small_sizes() else 26
         sizes = [1 << k for k in range(10, top + 1, 2)]
     local = min(local_size, queue.device.max_work_group_size)
     points = []
-    for n in Progress(sizes, f"{name} sweep", enabled=progress):
+    for n in tqdm(sizes, f"{name} sweep", disable=not progress, delay=1.0, leave=False):
         case = Case((rounded_up(n, local),), (local,), {"n": n})
         points.append({"n": n, **time_exercise(ctx, queue, name, case, repeats=5)})
     return {"experiment": "throughput_sweep", "exercise": name, "points": points,
@@ -288,8 +295,9 @@ def matrix_vector_sweep(ctx: cl.Context, queue: cl.CommandQueue, repeats: list[i
                         progress: bool = True) -> dict:
     """Data and computational throughput of ``matrix_vector`` as a function of the repeat count:
     the bytes stay the same, the work grows with repeat (2 flops per element per round)."""
-    from .exercises import two_d_case
-    from .progress import Progress
+    from tqdm.auto import tqdm
+
+    from .checking.exercises import two_d_case
 
     if repeats is None:
         repeats = [1, 2, 4, 8, 16, 32, 64, 128, 256] + ([] if small_sizes() else [512, 1024])
@@ -297,7 +305,8 @@ def matrix_vector_sweep(ctx: cl.Context, queue: cl.CommandQueue, repeats: list[i
         rows, cols = (1024, 1024) if small_sizes() else (4096, 4096)
     lx, ly = (32, 8) if queue.device.max_work_group_size >= 256 else (16, 4)
     points = []
-    for k, rep in enumerate(Progress(repeats, "matrix_vector sweep", enabled=progress)):
+    for k, rep in enumerate(tqdm(repeats, "matrix_vector sweep", disable=not progress, delay=1.0,
+                                 leave=False)):
         case = two_d_case(cols, rows, (lx, ly), {"rows": rows, "cols": cols, "repeat": rep})
         # the same kernel at every point: numpy's reference is checked at the first only
         r = time_exercise(ctx, queue, "matrix_vector", case, warmup=1, repeats=5, verify=k == 0)
@@ -329,7 +338,7 @@ def crossover(points: list[dict]) -> float | None:
 def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     """The erosion exercises of notebook 03 timed side by side (the solutions, or the learner's
     kernels once they have passed)."""
-    from .exercises import Case, rounded_up, two_d_case
+    from .checking.exercises import Case, rounded_up, two_d_case
 
     n, r = (1 << 18, 8) if small_sizes() else (1 << 24, 8)
     side = 256 if small_sizes() else 2048
@@ -371,14 +380,15 @@ def all_experiments() -> dict[str, Callable[[cl.Context, cl.CommandQueue], dict]
 def run_all(device: str | None = None, names: list[str] | None = None) -> dict:
     """Run the experiments (all by default) on one device, with a progress bar; the result holds
     each experiment's own provenance and the run's."""
+    from tqdm.auto import tqdm
+
     from .device import course_context
-    from .progress import Progress
 
     ctx, queue = course_context(device, quiet=True)
     experiments = all_experiments()
     chosen = names or list(experiments)
     results = {}
-    for name in Progress(chosen, "bench", show_after=0):
+    for name in tqdm(chosen, "bench"):
         results[name] = experiments[name](ctx, queue)
     return {"experiments": results, "small_sizes": small_sizes(),
             "environment": environment(queue.device)}

@@ -166,7 +166,7 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
 
     glob, loc = tuple(int(x) for x in global_size), tuple(int(x) for x in local_size)
     if kernel is None:
-        from .passed import kernel_to_measure
+        from .checking.passed import kernel_to_measure
         kernel = kernel_to_measure("query_work_space")
     shown = display_path(kernel)
     dev = ctx.devices[0]

@@ -20,8 +20,8 @@ A crash inside PoCL's compiler leaves a broken entry in PoCL's kernel cache, and
 that builds the same program gets ``INVALID_KERNEL_NAME``. After a worker dies, the PoCL cache
 entries written since the request began are removed, so no crash leaves such an entry behind.
 
-The worker runs :func:`main` (``python -c WORKER DEVICE_JSON``): requests on stdin, one JSON line each;
-events on stdout, one JSON line each, flushed, so the parent knows the last step that started.
+The worker is a child of :mod:`helpers.apart` (task ``probe``): each request a source and its options;
+its events say the step that started (``build``, ``binaries``), so the parent knows where it died.
 Processes the course starts as children (checks, probes, the device check) carry ``COURSE_CHILD=1``
 and build directly: they are the separate process.
 """
@@ -32,23 +32,18 @@ import atexit
 import hashlib
 import json
 import os
-import selectors
 import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pyopencl as cl
 
 from . import cache
+from .apart import CHILD_VARIABLE
 from .device import DeviceSpec, device_key, driver_name, find_device
 from .known import PROBES
-from .paths import ROOT, display_path
+from .paths import display_path
 
-CHILD_VARIABLE = "COURSE_CHILD"
 PROBE_TIMEOUT = 180.0            # seconds one program may take to build and launch in the worker
 
 # In a child, called with (program key, description) before each build: the device check reports
@@ -71,11 +66,6 @@ class KernelLeftOut(RuntimeError):
 def in_child() -> bool:
     """Whether this process is one the course started to run kernels apart (it builds directly)."""
     return os.environ.get(CHILD_VARIABLE) == "1"
-
-
-def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of a child that runs kernels for the course."""
-    return {**os.environ, **(extra or {}), CHILD_VARIABLE: "1", "PYTHONUNBUFFERED": "1"}
 
 
 def program_key(path: Path | str, source: str, options: list[str] | tuple[str, ...] | None) -> str:
@@ -196,105 +186,54 @@ def purge_pocl_cache(since: float, folder: Path | None = None) -> list[Path]:
     return removed
 
 
-def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
-    """(the signal or exit code, the driver's last telling line) of a process that died."""
-    if exit_code is not None and exit_code < 0:
-        try:
-            how = signal.Signals(-exit_code).name
-        except ValueError:
-            how = f"signal {-exit_code}"
-    else:
-        how = f"exit code {exit_code}"
-    lines = [x.strip() for x in output.splitlines()
-             if x.strip() and "Warning" not in x and not x.startswith("warnings.warn")]
-    telling = [x for x in lines if any(k in x for k in ("ERROR", "error", "Assertion", "abort",
-                                                          "fault", "Cannot select"))]
-    said = (telling or lines or [""])[0]
-    return how, (said[:300] + "...") if len(said) > 300 else said
-
-
-WORKER = "import sys; from helpers.probe import main; sys.exit(main(sys.argv[1]))"
-
-
 class _Worker:
-    """A probe worker for one device, started on the first request and again after a crash."""
+    """A probe worker for one device (:mod:`helpers.apart`, task ``probe``), started on the first
+    request and again after a crash."""
 
     def __init__(self, dev: cl.Device):
-        self.spec = DeviceSpec.of(dev)
-        self.proc: subprocess.Popen | None = None
-        self.stderr = None
-
-    def _start(self) -> None:
-        self.stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", WORKER, json.dumps(self.spec.to_json())],
-            # unbuffered: a line read leaves the next one in the pipe, where select() sees it
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, cwd=ROOT, bufsize=0,
-            # built from source every time: a binary from pyopencl's cache has no argument
-            # info (Intel's runtime), and the compiler is what may crash
-            env=child_environment({"PYOPENCL_NO_CACHE": "1"}),
-            start_new_session=(os.name == "posix"))
+        from . import apart
+        # built from source every time: a binary from pyopencl's cache has no argument info
+        # (Intel's runtime), and the compiler is what may crash
+        self.key = apart.Key("probe", json.dumps(DeviceSpec.of(dev).to_json()),
+                             (("PYOPENCL_NO_CACHE", "1"),))
+        self.child = None
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL) if os.name == "posix" else self.proc.kill()
-            except ProcessLookupError:
-                pass
-            self.proc.wait()
-        if self.stderr is not None:
-            self.stderr.close()
-        self.proc = self.stderr = None
+        if self.child is not None:
+            self.child.stop()
+        self.child = None
 
     def probe(self, source: str, path: Path | str, options: list[str] | None,
               timeout: float = PROBE_TIMEOUT) -> dict:
+        from . import apart
         program = describe_program(path, options)
-        if self.proc is None or self.proc.poll() is not None:
+        if self.child is None or not self.child.alive:
             self.stop()
-            self._start()
-        assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
+            self.child = apart.Child(self.key)
         started = time.time()
-        self.stderr.seek(0, os.SEEK_END)
-        before = self.stderr.tell()
-        request = {"source": source, "options": list(options or ())}
-        try:
-            data = memoryview((json.dumps(request) + "\n").encode())
-            while data:  # an unbuffered write may take only part of it
-                data = data[self.proc.stdin.write(data):]
-        except BrokenPipeError:
-            pass
-        stage, kernel = "build", None
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout
-        try:
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    self.stop()
-                    return {"ok": False, "hung": True, "seconds": timeout, "stage": stage,
-                            "kernel": kernel, "program": program}
-                if not sel.select(timeout=min(left, 1.0)):
-                    continue
-                line = self.proc.stdout.readline()
-                if not line:  # the worker died
-                    code = self.proc.wait()
-                    self.stderr.seek(before)
-                    output = self.stderr.read().decode(errors="replace")
-                    how, said = crash_summary(code, output)
-                    self.stop()
-                    if code == 1 and "Traceback" in output:  # the probe's own bug, no driver's
-                        return {"ok": True, "program": program, "probe_error": said}
-                    purge_pocl_cache(started)
-                    return {"ok": False, "crashed": True, "signal": how, "said": said,
-                            "stage": stage, "kernel": kernel, "program": program}
-                event = json.loads(line)
-                if event.get("done"):
-                    return {"ok": True, "program": program,
-                            **{k: v for k, v in event.items() if k != "done"}}
-                stage, kernel = event.get("stage", stage), event.get("kernel")
-        finally:
-            sel.close()
+        said: dict = {"stage": "build", "kernel": None}
+
+        def on_event(ev: dict) -> None:
+            if ev.get("done"):
+                said["done"] = {k: v for k, v in ev.items() if k != "done"}
+            else:
+                said["stage"], said["kernel"] = ev.get("stage", said["stage"]), ev.get("kernel")
+
+        out = self.child.request({"source": source, "options": list(options or ())},
+                                 timeout=timeout, on_event=on_event)
+        stage, kernel = said["stage"], said["kernel"]
+        if out.ended:
+            return {"ok": True, "program": program, **said.get("done", {})}
+        self.stop()
+        if out.hung:
+            return {"ok": False, "hung": True, "seconds": timeout, "stage": stage,
+                    "kernel": kernel, "program": program}
+        how, text = apart.crash_summary(out.exit_code, out.output)
+        if out.exit_code == 3 and "Traceback" in out.output:  # the probe's own bug, no driver's
+            return {"ok": True, "program": program, "probe_error": text}
+        purge_pocl_cache(started)
+        return {"ok": False, "crashed": True, "signal": how, "said": text,
+                "stage": stage, "kernel": kernel, "program": program}
 
 
 _WORKERS: dict[str, _Worker] = {}
@@ -336,23 +275,13 @@ def _probe_one(ctx: cl.Context, request: dict, emit) -> None:
     emit(done=True, kernels=[k.function_name for k in prg.all_kernels()])
 
 
-def main(spec_json: str) -> int:
-    dev = find_device(DeviceSpec(**json.loads(spec_json)))
-    ctx = cl.Context([dev])
-    out = sys.stdout
+def warm(device: DeviceSpec, emit):
+    """The worker's start (see :mod:`helpers.apart`): the device's context, once."""
+    ctx = cl.Context([find_device(device)])
 
-    def emit(**event) -> None:
-        out.write(json.dumps(event) + "\n")
-        out.flush()
-
-    for line in sys.stdin:
-        if line.strip():
-            try:
-                _probe_one(ctx, json.loads(line), emit)
-            except Exception as e:  # the probe's own failure: no crash of the driver's
-                emit(done=True, probe_error=f"{type(e).__name__}: {e}"[:300])
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    def serve(request: dict, emit) -> None:
+        try:
+            _probe_one(ctx, request, emit)
+        except Exception as e:  # the probe's own failure: no crash of the driver's
+            emit(done=True, probe_error=f"{type(e).__name__}: {e}"[:300])
+    return serve

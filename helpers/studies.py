@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pyopencl as cl
 
-from .exercises import rounded_up
+from .checking.exercises import rounded_up
 from .kernels import KERNELS, KernelBuildError, build_file, display_path
 from .probe import KernelLeftOut
 from .timing import environment, gb_per_s, gflop_per_s, small_sizes, time_kernel, timed
@@ -133,12 +133,13 @@ def measure(items: list[Prepared], queue: cl.CommandQueue, *, warmup: int = 2,
     wrong (``correct: False``, ``note``): a known driver bug is part of the lesson. A kernel the
     driver crashes on or refuses has no row: its sentence is printed once, and added to
     ``left_out`` when given."""
-    from .progress import Progress
+    from tqdm.auto import tqdm
+
     from .timing import left_out_sentence
 
     rows = []
     said: set[str] = set()
-    for p in Progress(items, progress or "study", enabled=progress is not None):
+    for p in tqdm(items, progress or "study", disable=progress is None, delay=1.0, leave=False):
         row = {"label": p.label, "kernel": p.kernel, "correct": True}
         try:
             p.verify()

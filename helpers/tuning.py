@@ -2,9 +2,9 @@
 harness over the space of :data:`helpers.sgemm.SPACE` (Du et al. 2011, section 7).
 
 kernel_tuner builds and launches every configuration itself, through pyopencl, so the tuning runs
-in a child process (:func:`child_main`): a driver that crashes on one configuration ends that child,
-never the notebook. The child reports each configuration as it starts it (a line on its standard
-output); the parent draws the progress and, at the end, saves the best configuration for the device
+in a child process (:mod:`helpers.apart`, task ``tune``): a driver that crashes on one configuration
+ends that child, never the notebook. The child reports each configuration as it starts it (an
+event); the parent draws the progress and, at the end, saves the best configuration for the device
 (:func:`helpers.sgemm.save_tuned`), which the bench and the notebook then use. kernel_tuner's own
 cache file (one per device and size, in the course's cache folder) keeps every configuration timed,
 so a second run with a longer budget goes on where the first stopped.
@@ -16,26 +16,20 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
-from . import cache
+from . import apart, cache
 from .device import DeviceSpec, choose_device, device_key, find_device
 from .paths import ROOT
-from .probe import child_environment
 from .sgemm import SPACE, Config, flops, save_tuned
 from .timing import environment, gflop_per_s, small_sizes
 
-MARK = "@@tuning "          # the child's report lines start with this
 STRATEGY = "random_sample"  # kernel_tuner's strategy: a random order over the space, within the budget
+TASK = "tune"               # the task of helpers.apart that tunes (tests name another)
 START_GRACE = 120.0         # seconds for the child to start, on top of the budget (first builds)
-CHILD = "import sys; from helpers.tuning import child_main; sys.exit(child_main(sys.argv[1]))"
 
 
 class TuningFailed(RuntimeError):
@@ -49,7 +43,7 @@ def default_size() -> int:
 def cache_file(dev, n: int) -> Path:
     """kernel_tuner's cache for ``dev`` and size ``n``: a JSON file in the course's cache folder."""
     key = re.sub(r"[^A-Za-z0-9]+", "-", device_key(dev)).strip("-")[:80]
-    # "median": timed as the bench times (see child_main); an older cache holds polled means
+    # "median": timed as the bench times (see tune_here); an older cache holds polled means
     return cache.cache_dir() / f"kernel_tuner-sgemm-median-{key}-n{n}.json"
 
 
@@ -59,45 +53,38 @@ def tune_sgemm(device: str | None = None, budget: float = 60.0, n: int | None = 
     """Tune ``sgemm_param`` on an n x n product for at most ``budget`` seconds of search, in a child
     process; return (and, with ``save``, keep for the device) the record: the best configuration,
     its GFLOP/s, and every configuration timed."""
-    from .progress import Progress
+    from tqdm.auto import tqdm
 
     dev = choose_device(device) if device is None or isinstance(device, str) else device
     n = n or default_size()
     spec = spec or SPACE
-    request = {"device": DeviceSpec.of(dev).to_json(), "budget": budget, "n": n,
-               "strategy": strategy, "spec": spec, "seed": seed,
+    request = {"budget": budget, "n": n, "strategy": strategy, "spec": spec, "seed": seed,
                "cache": str(cache_file(dev, n))}
-    with tempfile.TemporaryDirectory(prefix="course-tune-") as tmp:
-        req = Path(tmp) / "request.json"
-        req.write_text(json.dumps(request))
-        proc = subprocess.Popen([sys.executable, "-c", CHILD, str(req)], cwd=ROOT,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                env=child_environment())
-        bar = Progress([], f"tuning sgemm_param ({budget:.0f} s)", total=int(budget),
-                       enabled=progress)
-        started, tried, result, chatter = time.perf_counter(), 0, None, []
-        killer = threading.Timer(budget + START_GRACE, proc.kill)   # even a silent, hung child
-        killer.start()
-        try:
-            for line in proc.stdout:
-                if line.startswith(MARK):
-                    event = json.loads(line[len(MARK):])
-                    if "result" in event:
-                        result = event["result"]
-                    else:
-                        tried += 1
-                    bar.step(min(int(time.perf_counter() - started), int(budget)),
-                             f"{tried} tried")
-                else:
-                    chatter.append(line.rstrip())
-        finally:
-            killer.cancel()
-            proc.wait()
-            bar.step(int(budget), f"{tried} tried")
+    bar = tqdm(total=int(budget), desc=f"tuning sgemm_param ({budget:.0f} s)", unit="s",
+               disable=not progress, delay=1.0)
+    started, tried, said = time.perf_counter(), [0], {}
+
+    def on_event(ev: dict) -> None:
+        if "config" in ev:
+            tried[0] += 1
+        else:
+            said.update(ev)
+        bar.update(min(int(time.perf_counter() - started), int(budget)) - bar.n)
+        bar.set_postfix_str(f"{tried[0]} tried")
+
+    key = apart.Key(TASK, json.dumps(DeviceSpec.of(dev).to_json()))
+    out = apart.run_once(key, request, timeout=budget + START_GRACE,   # even a silent, hung child
+                         on_event=on_event)
+    bar.update(int(budget) - bar.n)
+    bar.close()
+    result = said.get("result")
     if result is None:
-        tail = "\n".join(chatter[-8:])
+        why = said.get("error") or ("it did not finish in time" if out.hung else
+                                    f"exit code {out.exit_code}" if out.exit_code is not None
+                                    else "no result")
+        tail = "\n".join(out.output.strip().splitlines()[-8:])
         raise TuningFailed(f"the tuning of sgemm_param on {dev.name.strip()} ended without a result "
-                           f"(exit code {proc.returncode}); its last output:\n{tail}")
+                           f"({why}); its last output:\n{tail}")
     record = {"best": result["best"], "gflop_per_s": result["best_gflop_per_s"], "n": n,
               "strategy": strategy, "budget_s": budget, "seconds": time.perf_counter() - started,
               "tried": result["tried"], "space_size": result["space_size"],
@@ -118,20 +105,22 @@ def summary(record: dict) -> str:
 # --------------------------------------------------------------------------------------------------
 # The child.
 
-def _emit(event: dict) -> None:
-    sys.stdout.write(MARK + json.dumps(event) + "\n")
-    sys.stdout.flush()
+def warm(device: DeviceSpec, emit):
+    """The child's start (see :mod:`helpers.apart`, task ``tune``)."""
+    return lambda req, emit: tune_here(device, req, emit)
 
 
-def child_main(request_path: str) -> int:
+def tune_here(device: DeviceSpec, req: dict, emit) -> None:
     import kernel_tuner
     import pyopencl as cl
     from kernel_tuner.observers.observer import BenchmarkObserver
 
     from .sgemm import restrictions, space
 
-    req = json.loads(Path(request_path).read_text())
-    dev = find_device(DeviceSpec(**req["device"]))
+    def _emit(event: dict) -> None:
+        emit(**event)
+
+    dev = find_device(device)
     platforms = cl.get_platforms()
     p_index = next(i for i, p in enumerate(platforms) if p.int_ptr == dev.platform.int_ptr)
     d_index = next(i for i, d in enumerate(platforms[p_index].get_devices())
@@ -141,7 +130,7 @@ def child_main(request_path: str) -> int:
     valid_count = len(space(dev, spec))
     if valid_count == 0:
         _emit({"error": "no valid configuration in the space on this device"})
-        return 3
+        return
 
     rng = np.random.default_rng(req["seed"])
     a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
@@ -206,11 +195,10 @@ def child_main(request_path: str) -> int:
     ok = [t for t in tried if "gflop_per_s" in t]
     if not ok:
         _emit({"error": "no configuration ran", "tried": tried})
-        return 4
+        return
     best = max(ok, key=lambda t: t["gflop_per_s"])
     _emit({"result": {"best": {k: best[k] for k in spec}, "best_gflop_per_s": best["gflop_per_s"],
                       "tried": tried, "space_size": valid_count,
                       "kernel_tuner": env.get("kernel_tuner_version", kernel_tuner.__version__)
                       if isinstance(env, dict) else kernel_tuner.__version__}})
-    return 0
 

@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers.check import PassResult, describe_buffer, signature, verdict
+from helpers.checking import CheckOptions
+from helpers.checking.diagnosis import describe_buffer, signature
+from helpers.checking.exercises import Case, get
+from helpers.checking.oclgrind import Finding
+from helpers.checking.passes import PassResult
+from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
-from helpers.exercises import Case, get
-from helpers.oclgrind import Finding
 
 from .conftest import TESTS
 
@@ -51,7 +54,7 @@ def test_signature_is_the_contracts():
 
 def _verdict(dp: PassResult, op: PassResult | None):
     return verdict(get("float_copy"), "kernels/float_copy.cl", "cpu", dp, op, 1,
-                   Path("kernels/float_copy.cl"), 30, 120)
+                   Path("kernels/float_copy.cl"), CheckOptions())
 
 
 def _pass(spec, cases, results, findings=()):
@@ -127,7 +130,7 @@ def _speed_pass(yours: float, solution: float, given: float | None = None) -> Pa
 
 
 def test_speed_lines_name_the_share_of_the_peak_and_the_solution():
-    from helpers.check import speed_report
+    from helpers.checking.diagnosis import speed_report
     lines, reached = speed_report(get("transpose"), _speed_pass(62.0, 80.0), _Dev(gpu=True))
     text = "\n".join(lines)
     assert "62.0 GB/s, 62% of this device's copy bandwidth (100 GB/s measured)" in text
@@ -136,7 +139,7 @@ def test_speed_lines_name_the_share_of_the_peak_and_the_solution():
 
 
 def test_speed_target_is_a_share_of_the_solution_and_a_cpu_is_told_why_it_may_differ():
-    from helpers.check import speed_report
+    from helpers.checking.diagnosis import speed_report
     ex = get("transpose")
     assert speed_report(ex, _speed_pass(64.0, 80.0), _Dev(gpu=True))[1] is True  # exactly 80%
     lines, reached = speed_report(ex, _speed_pass(10.0, 80.0), _Dev(gpu=False))
@@ -144,7 +147,7 @@ def test_speed_target_is_a_share_of_the_solution_and_a_cpu_is_told_why_it_may_di
 
 
 def test_a_speed_pass_that_failed_says_so_and_decides_nothing():
-    from helpers.check import speed_report
+    from helpers.checking.diagnosis import speed_report
     sp = PassResult(POCL, [])
     sp.output = "Traceback ...\nRuntimeError: out of resources\n"
     lines, reached = speed_report(get("transpose"), sp, _Dev(gpu=True))
@@ -154,14 +157,14 @@ def test_a_speed_pass_that_failed_says_so_and_decides_nothing():
 
 
 def test_the_given_kernel_is_named_beside_the_solution():
-    from helpers.check import speed_report
+    from helpers.checking.diagnosis import speed_report
     sp = _speed_pass(50.0, 50.0, given=5.0)
     lines, _ = speed_report(get("strided_fix"), sp, _Dev(gpu=True))
     assert "the kernel the exercise starts from (saxpy_chunks) reaches 5.0 GB/s (5%)" in lines[1]
 
 
 def test_a_speed_above_the_measured_peak_is_never_a_share_above_100_percent():
-    from helpers.check import speed_report
+    from helpers.checking.diagnosis import speed_report
     lines, _ = speed_report(get("strided_fix"), _speed_pass(177.0, 80.0, given=150.0),
                             _Dev(gpu=False))
     text = "\n".join(lines)
@@ -171,7 +174,7 @@ def test_a_speed_above_the_measured_peak_is_never_a_share_above_100_percent():
 
 
 def test_the_verdict_says_when_yours_and_the_solution_lie_within_the_noise():
-    from helpers.check import speed_report
+    from helpers.checking.diagnosis import speed_report
     sp = _speed_pass(76.0, 80.0)
     sp.speed["yours"]["round_seconds"] = [1 / 76.0, 1 / 60.0, 1 / 70.0]
     sp.speed["solution"]["round_seconds"] = [1 / 80.0, 1 / 62.0, 1 / 75.0]

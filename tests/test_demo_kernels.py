@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import bench, devcheck
+from helpers import bench
+from helpers.checking import devcheck
 from helpers.device import course_context
 
 
@@ -43,7 +44,7 @@ def test_peak_kernels_compute_what_they_claim(cq, width):
 
 def test_a_wrong_result_is_reported_not_passed(cq, monkeypatch):
     """The device check's comparisons can fail: a scale kernel that doubles instead of scaling."""
-    import helpers.devcheck as dc
+    import helpers.checking.devcheck as dc
     real = dc.build
 
     def doubling(ctx, name, **kw):

@@ -16,6 +16,8 @@ from .conftest import ROOT
 sys.path.insert(0, str(ROOT / "deploy" / "jupyterhub"))
 import course_setup  # noqa: E402
 
+pytestmark = pytest.mark.once   # no device: run with one CPU implementation
+
 
 def test_each_user_gets_a_copy_that_is_never_overwritten(tmp_path):
     copy = course_setup.copy_course(tmp_path, source=ROOT)

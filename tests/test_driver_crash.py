@@ -17,7 +17,8 @@ from pathlib import Path
 import pyopencl as cl
 import pytest
 
-from helpers import devcheck, probe
+from helpers import probe
+from helpers.checking import devcheck
 from helpers.device import choose_device, describe, driver_name
 
 from .conftest import ROOT, TESTS

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from helpers.check import run_check
-from helpers.exercises import exercises, get
+from helpers.checking import run_check
+from helpers.checking.exercises import exercises, get
 from helpers.kernels import KERNELS, SOLUTIONS
 
 from .conftest import ROOT, TEST_REGISTRY, TESTS
@@ -247,8 +247,7 @@ def test_a_performance_exercise_is_timed_beside_the_solution(name, oclgrind_pres
 
 
 def test_the_speed_target_decides_only_when_asked(monkeypatch):
-    import sys
-    check_module = sys.modules["helpers.check"]  # helpers.check is also the function check()
+    import helpers.checking.run as check_module
     monkeypatch.setattr(check_module, "speed_report",
                         lambda ex, sp, dev: (["Speed: 1.0 GB/s, 1% of ..."], False))
     report = run_check("transpose", solutions=True)

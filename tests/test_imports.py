@@ -32,7 +32,7 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
             names = [f"{target}.{a.name}" for a in node.names]
             found.update(n for n in names if n in modules)  # from . import bench: the module
             if target in modules and any(n not in modules for n in names):
-                found.add(target)                           # from .exercises import Case
+                found.add(target)                           # from .checking.exercises import Case
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name in modules)
     found.discard(here)
@@ -79,23 +79,27 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+@pytest.mark.once
 def test_the_graph_sees_imports_of_every_kind():
     graph = import_graph()
     assert "helpers.timing" in graph["helpers.studies"]            # from .timing import ...
-    assert "helpers.ndrange" in graph["helpers.exercises.level2"]  # from ..ndrange import ...
-    assert "helpers.exercises.level3" in graph["helpers.exercises"]  # from . import level3
+    assert "helpers.ndrange" in graph["helpers.checking.exercises.level2"]  # from ..ndrange import ...
+    assert "helpers.checking.exercises.level3" in graph["helpers.checking.exercises"]  # from . import level3
     assert "helpers.probe" in graph["helpers.kernels"]             # inside a function
 
 
+@pytest.mark.once
 def test_a_circle_is_found():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+@pytest.mark.once
 @pytest.mark.parametrize("module", ["helpers.studies", "helpers.transfers"])
 def test_the_measurements_build_on_timing_not_on_bench(module):
     assert "helpers.bench" not in import_graph()[module]
 
 
+@pytest.mark.once
 def test_no_module_of_the_package_imports_itself_through_others():
     assert circles(import_graph()) == []
 
@@ -106,7 +110,7 @@ def test_a_process_that_only_checks_imports_no_figures_or_widgets():
     import subprocess
     import sys
     code = ("import sys\n"
-            "import helpers.runner\n"
+            "import helpers.checking.runner\n"
             "assert not {'matplotlib', 'ipywidgets'} & set(sys.modules), 'the child'\n"
             "from helpers import run_check\n"
             "report = run_check('float_copy', solutions=True)\n"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from helpers.check import run_check
+from helpers.checking import run_check
 from helpers.device import course_context
 from helpers.kernels import KernelBuildError, build, format_build_log, kernel_path, parse_build_log
 

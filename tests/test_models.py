@@ -6,6 +6,8 @@ import pytest
 
 from helpers.models import LIMITS, Pipeline, bound, occupancy, parse_program, simulate
 
+pytestmark = pytest.mark.once   # no device: run with one CPU implementation
+
 H100 = LIMITS["H100 (Hopper, cc 9.0)"]
 GTX285 = LIMITS["GTX 285 (Tesla, cc 1.3)"]
 

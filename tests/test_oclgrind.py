@@ -3,7 +3,11 @@ prints them)."""
 
 from __future__ import annotations
 
-from helpers.oclgrind import parse
+import pytest
+
+from helpers.checking.oclgrind import parse
+
+pytestmark = pytest.mark.once   # no device: run with one CPU implementation
 
 OOB = """
 Invalid read of size 4 at global memory address 0x1000000000190

@@ -3,20 +3,21 @@ widgets are built here without a browser, as nbval does)."""
 
 from __future__ import annotations
 
-import importlib
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from helpers import bench, cache, ndrange, passed, plots
+from helpers import (
+    bench,
+    cache,
+    checking,  # noqa: E402
+    ndrange,
+    plots,
+)
+from helpers.checking import passed
 from helpers.device import course_context
 from helpers.kernels import kernel_path
-from helpers.progress import Progress
-
-# the module (helpers.check the attribute is the check() function the notebooks call)
-checking = importlib.import_module("helpers.check")
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +86,7 @@ def test_peaks_are_measured_once_then_read_from_the_cache(cq, tmp_path, monkeypa
 
 
 def test_time_exercise_checks_the_result_and_counts_the_bytes(cq):
-    from helpers.exercises import Case
+    from helpers.checking.exercises import Case
     ctx, queue = cq
     case = Case((1024,), (64,), {"n": 1000})
     r = bench.time_exercise(ctx, queue, "sum_ints", case, repeats=3)
@@ -127,14 +128,6 @@ def test_throughput_sweep_widget_runs_on_its_button(cq):
     w.button.click()
     assert [p["n"] for p in w.result["points"]] == [1 << 10, 1 << 12]
     plt.close("all")
-
-
-def test_progress_appears_only_after_a_second(capsys):
-    assert list(Progress(range(3), "quick", show_after=10)) == [0, 1, 2]
-    assert capsys.readouterr().err == ""
-    list(Progress(range(3), "slow", show_after=0))
-    err = capsys.readouterr().err
-    assert "slow [" in err and err.rstrip().endswith("3/3")
 
 
 def test_group_order_and_timings_figures():

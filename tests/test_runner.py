@@ -4,9 +4,12 @@ reach depends on the device: PoCL lets overflows land in them, NVIDIA drops them
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from helpers.exercises import Case, get
-from helpers.runner import analyse, sentinel
+from helpers.checking.exercises import Case, get
+from helpers.checking.runner import analyse, sentinel
+
+pytestmark = pytest.mark.once   # no device: run with one CPU implementation
 
 EX = get("float_copy")
 CASE = Case((128,), (32,), {"n": 100})

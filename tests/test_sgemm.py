@@ -130,7 +130,8 @@ def test_a_guided_search_lists_each_configuration_once(cq, tmp_path, monkeypatch
 
 def test_a_tuning_child_that_dies_is_a_sentence(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
-    monkeypatch.setattr(tuning, "CHILD", "import os; print('dying on purpose'); os.abort()")
+    monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
+    monkeypatch.setenv("APART_TASK_DO", "abort")
     _, queue = cq
     with pytest.raises(tuning.TuningFailed, match="(?s)ended without a result.*dying on purpose"):
         tuning.tune_sgemm(queue.device, budget=5, n=32, progress=False)
@@ -158,17 +159,18 @@ def test_the_experiment_measures_the_ladder_and_the_libraries(cq, monkeypatch):
 
 
 def test_the_device_check_runs_the_ladder(cq):
-    from helpers import devcheck
+    from helpers.checking import devcheck
     assert "study sgemm" in devcheck.items()
     assert devcheck.study_sgemm(*cq) is None   # raises StudyMismatch on a wrong rung
 
 
 def test_a_tuning_child_that_hangs_silently_is_stopped(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
-    monkeypatch.setattr(tuning, "CHILD", "import time; time.sleep(60)")
+    monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
+    monkeypatch.setenv("APART_TASK_DO", "sleep")
     monkeypatch.setattr(tuning, "START_GRACE", 2.0)
     _, queue = cq
-    with pytest.raises(tuning.TuningFailed, match="exit code -9"):
+    with pytest.raises(tuning.TuningFailed, match="it did not finish in time"):
         tuning.tune_sgemm(queue.device, budget=1, n=32, progress=False)
 
 

@@ -12,6 +12,8 @@ from helpers import studies
 
 from .conftest import ROOT
 
+pytestmark = pytest.mark.once   # no device: run with one CPU implementation
+
 SEEDS = ROOT.parent / "shared" / "seeds"
 WHITEPAPER, TRAINING, BLOG, DU = ("000_bcde547a3e3fcdab.txt", "001_86474a4772bee336.txt",
                                   "003_47bc67132b88eff6.txt", "004_cf395aad3807aee4.txt")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import studies
-from helpers.check import run_check
+from helpers.checking import run_check
 from helpers.device import course_context
 from helpers.studies import StudyMismatch
 

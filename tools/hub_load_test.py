@@ -26,7 +26,7 @@ from pathlib import Path
 CODE = """
 import time as _t
 _t0 = _t.perf_counter()
-from helpers.check import run_check
+from helpers.checking import run_check
 _r = run_check("sum_ints", solutions=True)
 print("RESULT", _r.passed, _t.perf_counter() - _t0)
 """

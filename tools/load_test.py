@@ -7,6 +7,10 @@ throughput sweep. Reports the check's median and 95th-percentile latency and eve
 Each learner's check is the notebook's ``check("sum_ints")`` on the solution (device pass,
 Oclgrind pass and all); the sweep is ``bench.throughput_sweep`` on four sizes. ``--pocl-threads``
 sets POCL_MAX_PTHREAD_COUNT for every learner (a shared server's setting; see docs/instructors.md).
+
+``--warm``: as in a class, where each learner's notebook has checked before: every learner checks
+once (all at once: the first checks, reported too), waits until all have, then all check again at
+the same moment (the check's latency reported); no sweep.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LEARNER = r"""
 import json, sys, time
 t0 = time.perf_counter()
-from helpers.check import run_check
+from helpers.checking import run_check
 report = run_check("sum_ints", sys.argv[1])
 t1 = time.perf_counter()
 from helpers import bench
@@ -48,12 +52,30 @@ print(json.dumps({"passed": report.passed, "check_seconds": t1 - t0, "sweep_seco
 """
 
 
+WARM_LEARNER = r"""
+import json, sys, time
+from helpers.checking import run_check
+t0 = time.perf_counter()
+first = run_check("sum_ints", sys.argv[1])
+t1 = time.perf_counter()
+print("READY", flush=True)
+sys.stdin.readline()
+t2 = time.perf_counter()
+report = run_check("sum_ints", sys.argv[1])
+t3 = time.perf_counter()
+print(json.dumps({"passed": report.passed and first.passed, "first_check_seconds": t1 - t0,
+                  "check_seconds": t3 - t2, "warm": report.device_pass.warm,
+                  "message": report.message.splitlines()[0]}))
+"""
+
+
 def percentile(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
 
 
-def run_class(n: int, device: str | None, pocl_threads: int | None, limit: float) -> dict:
+def run_class(n: int, device: str | None, pocl_threads: int | None, limit: float,
+              warm: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="course-load-") as tmp:
         tmp = Path(tmp)
         procs = []
@@ -71,9 +93,24 @@ def run_class(n: int, device: str | None, pocl_threads: int | None, limit: float
                 env["COURSE_DEVICE"] = device
             if pocl_threads:
                 env["POCL_MAX_PTHREAD_COUNT"] = str(pocl_threads)
-            procs.append(subprocess.Popen([sys.executable, "-c", LEARNER, str(kernel)], env=env,
-                                          cwd=home, stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE, text=True))
+            procs.append(subprocess.Popen([sys.executable, "-c", WARM_LEARNER if warm else LEARNER,
+                                           str(kernel)], env=env, cwd=home,
+                                          stdin=subprocess.PIPE if warm else None,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                          text=True))
+        first_done = None
+        if warm:   # every first check done, then all check again at once
+            for p in procs:
+                line = p.stdout.readline()
+                if not line.startswith("READY"):
+                    break
+            first_done = time.perf_counter() - started
+            for p in procs:
+                try:
+                    p.stdin.write("GO\n")
+                    p.stdin.flush()
+                except OSError:
+                    pass
         learners = []
         for i, p in enumerate(procs):
             left = max(1.0, limit - (time.perf_counter() - started))
@@ -91,8 +128,13 @@ def run_class(n: int, device: str | None, pocl_threads: int | None, limit: float
                                  f"{(err or out).strip().splitlines()[-1:]}"})
         wall = time.perf_counter() - started
     checks = [x["check_seconds"] for x in learners if "check_seconds" in x]
+    firsts = [x["first_check_seconds"] for x in learners if "first_check_seconds" in x]
     failures = [x for x in learners if "failure" in x or not x.get("passed")]
-    return {"learners": n, "wall_seconds": wall, "pocl_threads": pocl_threads,
+    extra = {} if not warm else {
+        "warm": True, "first_checks_done_seconds": first_done,
+        "first_check_median_seconds": statistics.median(firsts) if firsts else None,
+        "first_check_p95_seconds": percentile(firsts, 0.95) if firsts else None}
+    return {"learners": n, "wall_seconds": wall, "pocl_threads": pocl_threads, **extra,
             "check_median_seconds": statistics.median(checks) if checks else None,
             "check_p95_seconds": percentile(checks, 0.95) if checks else None,
             "max_rss_mib": max((max(x["max_rss_mib"].values()) for x in learners
@@ -108,24 +150,30 @@ def main() -> int:
     ap.add_argument("--device", help="COURSE_DEVICE for every learner (default: the course's)")
     ap.add_argument("--pocl-threads", type=int)
     ap.add_argument("--limit", type=float, default=900.0, help="seconds a class may take")
+    ap.add_argument("--warm", action="store_true", help="a first check each, then the measured one")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     runs = []
     for n in args.learners:
         print(f"{n} learners at once ...", flush=True)
-        r = run_class(n, args.device, args.pocl_threads, args.limit)
+        r = run_class(n, args.device, args.pocl_threads, args.limit, args.warm)
         runs.append(r)
         if r["check_median_seconds"] is None:
             first = r["failures"][0] if r["failures"] else {}
             print(f"  no check finished; the first failure: {first.get('failure', first)}",
                   flush=True)
             continue
+        if args.warm:
+            print(f"  first checks: median {r['first_check_median_seconds']:.1f} s, 95th "
+                  f"percentile {r['first_check_p95_seconds']:.1f} s", flush=True)
         print(f"  check: median {r['check_median_seconds']:.1f} s, 95th percentile "
               f"{r['check_p95_seconds']:.1f} s; all {n} done in {r['wall_seconds']:.0f} s; "
               f"{len(r['failures'])} failure(s)", flush=True)
-    alone = run_class(1, args.device, args.pocl_threads, args.limit)
-    record = {"what": "N learners at once, each its own process and home: check('sum_ints') on the "
-                      "solution, then a 4-size sum_ints sweep",
+    alone = run_class(1, args.device, args.pocl_threads, args.limit, args.warm)
+    record = {"what": "N learners at once, each its own process and home: "
+                      + ("a first check('sum_ints') each, then all check again at once (the "
+                         "latency of the second)" if args.warm else
+                         "check('sum_ints') on the solution, then a 4-size sum_ints sweep"),
               "alone": alone, "runs": runs,
               "environment": {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(
                                   timespec="seconds"),

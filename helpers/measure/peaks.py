@@ -83,7 +83,7 @@ def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None
     :arg nbytes: bytes the bandwidth kernels read (default 256 MiB, 32 MiB with the small switch,
         never more than an eighth of the device's memory).
     """
-    from ..progress import Progress
+    from tqdm.auto import tqdm
 
     dev = queue.device
     if nbytes is None:
@@ -102,7 +102,7 @@ def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None
     compute_out_g = cl.Buffer(ctx, mf.WRITE_ONLY, compute_items * 4)
     read, copy, compute, chain, rounds = {}, {}, {}, {}, {}
     left_out: dict[int, str] = {}
-    for width in Progress(PEAK_WIDTHS, "device peaks", enabled=progress):
+    for width in tqdm(PEAK_WIDTHS, "device peaks", disable=not progress, delay=1.0, leave=False):
         try:
             prg = _peak_program(ctx, width)
         except (KernelLeftOut, KernelBuildError) as e:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import cache
-from .kernels import kernel_path
+from .. import cache
+from ..kernels import kernel_path
 
 PASSED = "passed-checks"  # cache document: exercise -> digests of kernel texts that passed
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..ndrange import QUERIES, query_values
+from ...ndrange import QUERIES, query_values
 from .model import (
     Buffer,
     Case,

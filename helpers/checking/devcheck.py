@@ -3,7 +3,7 @@ devices --check``.
 
 The items are the peak kernels at every vector width, the demo kernels of the notebooks, every
 exercise's solution on its small cases (guard bands on) and every performance study at a small size.
-Each device is checked in its own child process (:func:`child_main`, on a request file): a
+Each device is checked in its own child process (:mod:`helpers.apart`, task ``devcheck``): a
 driver that crashes on one item takes only that child down; the parent notes the crash, removes what
 the crash left in PoCL's kernel cache, and starts a new child for the items left. The outcome is kept
 in the course cache per device and driver, with a digest of the course's kernels, and the default
@@ -17,21 +17,16 @@ bug the notebooks show, a kernel racy by design); ``wrong``, ``error`` (a build 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
 
-from . import cache, known, probe
-from .device import DeviceSpec, device_key, driver_name, find_device, is_oclgrind
-from .kernels import KERNELS, ROOT, SOLUTIONS, build, build_file
-from .known import CHECKS, course_digest
+from .. import cache, known, probe
+from ..device import DeviceSpec, device_key, driver_name, find_device, is_oclgrind
+from ..kernels import KERNELS, ROOT, SOLUTIONS, build, build_file
+from ..known import CHECKS, course_digest
 
 ITEM_TIMEOUT = 120.0          # seconds one item may take in the child
 mf = cl.mem_flags
@@ -49,7 +44,7 @@ def peak_kernels(ctx: cl.Context, queue: cl.CommandQueue, width: int) -> None:
     """The peak kernels at one vector width: both reads and the copy against numpy, the eight
     independent multiply-add chains against numpy's float32 recurrence, the dependent chain written
     by every work-item."""
-    from .measure.peaks import _peak_program
+    from ..measure.peaks import _peak_program
     prg = _peak_program(ctx, width)
     items, per = 64, 5
     x_np = np.random.default_rng().integers(-8, 8, items * per * width).astype(np.float32)
@@ -144,7 +139,7 @@ def demo_erosion_image(ctx: cl.Context, queue: cl.CommandQueue, width: int = 37,
 
 def demo_group_order(ctx: cl.Context, queue: cl.CommandQueue, groups: int = 50) -> None:
     """Notebook 03's tickets: every group takes exactly one."""
-    from .ndrange import group_order
+    from ..ndrange import group_order
     tickets = group_order(ctx, queue, groups, 16)
     if sorted(tickets) != list(range(groups)):
         raise ItemWrong("group_order: the tickets are not a permutation of the group ids")
@@ -169,7 +164,7 @@ def solution(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> None:
 
 def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
     """Notebook 05's overlap: chunks through one queue and through two, both right."""
-    from .transfers import overlap
+    from ..transfers import overlap
     result = overlap(ctx, queue, chunks=4, chunk_bytes=1 << 16, rounds=4)
     for run in result["runs"]:
         if not run["correct"]:
@@ -179,7 +174,7 @@ def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
 def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
     """A performance study at a small size: every kernel's first result against numpy. A wrong
     result that the course teaches (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
-    from . import studies
+    from .. import studies
     params = studies.SMALL[name]
     prepared = getattr(studies, name)(ctx, queue, **params)
     known, wrong = [], []
@@ -197,7 +192,7 @@ def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
 def study_sgemm(ctx: cl.Context, queue: cl.CommandQueue) -> str | None:
     """Notebook 09's ladder at a size off every tile, with the default configuration of
     sgemm_param and three extremes of its space (as tests/test_sgemm.py runs them)."""
-    from .sgemm import Config, ladder, valid
+    from ..sgemm import Config, ladder, valid
     dev = queue.device
     extremes = {"float4, 128x128 tiles": Config(TM=128, TN=128, TK=32, TX=16, TY=16, VW=4),
                 "runs of 4, prefetched": Config(TM=128, TN=128, TK=8, TX=16, TY=16, VW=2, VR=4,
@@ -214,8 +209,8 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
     """Every item of the device check, by name."""
     from functools import partial
 
-    from . import studies
-    from .bench import PEAK_WIDTHS, vector_name
+    from .. import studies
+    from ..bench import PEAK_WIDTHS, vector_name
     from .exercises import exercises
     found: dict[str, Callable] = {}
     for w in PEAK_WIDTHS:
@@ -237,31 +232,28 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
 # --------------------------------------------------------------------------------------------------
 # The child.
 
-CHILD = "import sys; from helpers.devcheck import child_main; sys.exit(child_main(sys.argv[1]))"
-
-
-def child_main(request_path: str) -> int:
-    from .runner import event_writer
-    req = json.loads(Path(request_path).read_text())
-    emit = event_writer(req["events"])
-
+def warm(device: DeviceSpec, emit) -> Callable:
+    """The child's start (see :mod:`helpers.apart`, task ``devcheck``): the device's context once;
+    each request then runs its items and reports each program built before it runs."""
     probe.CHILD_BUILD_HOOK = lambda key, program: emit(event="build", key=key, program=program)
-    dev = find_device(DeviceSpec(**req["device"]))
+    dev = find_device(device)
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     everything = items()
-    for name in req["items"]:
-        emit(event="start", item=name)
-        try:
-            note = everything[name](ctx, queue)
-            emit(event="result", item=name, status="known" if note else "passed", detail=note)
-        except ItemWrong as e:
-            emit(event="result", item=name, status="wrong", detail=str(e))
-        except Exception as e:  # a build or launch error: the driver refused something
-            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            emit(event="result", item=name, status="error", detail=f"{type(e).__name__}: {first}")
-    emit(event="done")
-    return 0
+
+    def serve(req: dict, emit) -> None:
+        for name in req["items"]:
+            emit(event="start", item=name)
+            try:
+                note = everything[name](ctx, queue)
+                emit(event="result", item=name, status="known" if note else "passed", detail=note)
+            except ItemWrong as e:
+                emit(event="result", item=name, status="wrong", detail=str(e))
+            except Exception as e:  # a build or launch error: the driver refused something
+                first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                emit(event="result", item=name, status="error",
+                     detail=f"{type(e).__name__}: {first}")
+    return serve
 
 
 # --------------------------------------------------------------------------------------------------
@@ -272,83 +264,64 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                  env: dict[str, str] | None = None) -> dict:
     """Run the items (all by default) on ``dev`` in child processes; record and return the outcome:
     ``{"device", "driver", "course", "date", "items": {name: {"status", "detail"}}}``."""
-    from .check import _kill
-    from .progress import Progress
-    from .runner import read_events
+    from tqdm.auto import tqdm
+
+    from .. import apart
     todo = list(names or items())
     results: dict[str, dict] = {}
     built_ok: dict[str, dict] = {}
     crashed_programs: dict[str, dict] = {}
-    bar = Progress(range(len(todo)), f"checking {dev.name.strip()[:30]}", enabled=progress)
-    ticks = iter(bar)
-    with tempfile.TemporaryDirectory(prefix="course-devcheck-") as tmp:
-        while todo:
-            events_path = Path(tmp) / "events.jsonl"
-            events_path.write_text("")
-            req = {"device": DeviceSpec.of(dev).to_json(), "items": todo,
-                   "events": str(events_path)}
-            (Path(tmp) / "request.json").write_text(json.dumps(req))
-            output = open(Path(tmp) / "output.txt", "w+b")
-            proc = subprocess.Popen([sys.executable, "-c", CHILD, str(Path(tmp) / "request.json")],
-                                    stdout=output, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, cwd=ROOT,
-                                    env=probe.child_environment(env),
-                                    start_new_session=(os.name == "posix"))
-            current, current_started, last_build = None, time.time(), None
-            offset, deadline = 0, time.monotonic() + item_timeout + 60  # start-up included
-            exit_code = None
-            while True:
-                try:
-                    exit_code = proc.wait(timeout=0.05)
-                except subprocess.TimeoutExpired:
-                    pass
-                events, offset = read_events(events_path, offset)
-                for ev in events:
-                    if ev["event"] == "start":
-                        current, current_started, last_build = ev["item"], time.time(), None
-                        deadline = time.monotonic() + item_timeout
-                    elif ev["event"] == "build":
-                        if last_build is not None:
-                            built_ok[last_build[0]] = last_build[1]
-                        last_build = (ev["key"], ev["program"])
-                    elif ev["event"] == "result":
-                        results[ev["item"]] = {"status": ev["status"], "detail": ev.get("detail")}
-                        if last_build is not None:
-                            built_ok[last_build[0]] = last_build[1]
-                        current, last_build = None, None
-                        next(ticks, None)
-                if exit_code is not None:
-                    break
-                if time.monotonic() > deadline:
-                    _kill(proc)
-                    break
-            output.seek(0)
-            text = output.read().decode(errors="replace")
-            output.close()
-            done = set(results)
-            if current is not None and current not in done:  # it crashed or hung in this item
-                if exit_code is None:
-                    detail = f"did not finish within {item_timeout:.0f} s"
-                    status = "hung"
-                else:
-                    how, said = probe.crash_summary(exit_code, text)
-                    detail = f"the process died ({how})" + (f"; the driver said: {said}"
-                                                             if said else "")
-                    status = "crashed"
-                    probe.purge_pocl_cache(current_started)
-                    if last_build is not None:
-                        crashed_programs[last_build[0]] = {
-                            "ok": False, "crashed": True, "signal": how, "said": said,
-                            "stage": "run", "program": last_build[1]}
-                results[current] = {"status": status, "detail": detail}
-                next(ticks, None)
-            elif exit_code not in (0, None) and current is None and len(done) < len(todo):
-                nxt = todo[len([t for t in todo if t in done])]
-                results[nxt] = {"status": "crashed",
-                                "detail": f"the process died before the item began: {text[-300:]}"}
-            todo = [t for t in todo if t not in results]
-    for _ in ticks:
-        pass
+    bar = tqdm(total=len(todo), desc=f"checking {dev.name.strip()[:30]}", disable=not progress,
+               delay=1.0, leave=False)
+    key = apart.Key("devcheck", json.dumps(DeviceSpec.of(dev).to_json()),
+                    tuple(sorted((env or {}).items())))
+    while todo:
+        current, current_started, last_build = None, time.time(), None
+
+        def on_event(ev: dict) -> float | None:
+            nonlocal current, current_started, last_build
+            if ev["event"] == "start":
+                current, current_started, last_build = ev["item"], time.time(), None
+                return item_timeout
+            if ev["event"] == "build":
+                if last_build is not None:
+                    built_ok[last_build[0]] = last_build[1]
+                last_build = (ev["key"], ev["program"])
+            elif ev["event"] == "result":
+                results[ev["item"]] = {"status": ev["status"], "detail": ev.get("detail")}
+                if last_build is not None:
+                    built_ok[last_build[0]] = last_build[1]
+                current, last_build = None, None
+                bar.update()
+            return None
+
+        # a fresh child each round: one that crashed took only the rest of its round with it
+        out = apart.run_once(key, {"items": todo}, timeout=item_timeout + 60,  # start-up included
+                             on_event=on_event)
+        done = set(results)
+        if current is not None and current not in done:  # it crashed or hung in this item
+            if out.hung:
+                detail = f"did not finish within {item_timeout:.0f} s"
+                status = "hung"
+            else:
+                how, said = apart.crash_summary(out.exit_code, out.output)
+                detail = f"the process died ({how})" + (f"; the driver said: {said}"
+                                                         if said else "")
+                status = "crashed"
+                probe.purge_pocl_cache(current_started)
+                if last_build is not None:
+                    crashed_programs[last_build[0]] = {
+                        "ok": False, "crashed": True, "signal": how, "said": said,
+                        "stage": "run", "program": last_build[1]}
+            results[current] = {"status": status, "detail": detail}
+            bar.update()
+        elif not out.ended and current is None and len(done) < len(todo):
+            nxt = todo[len([t for t in todo if t in done])]
+            results[nxt] = {"status": "crashed",
+                            "detail": f"the process died before the item began: "
+                                      f"{out.output[-300:]}"}
+        todo = [t for t in todo if t not in results]
+    bar.close()
     outcome = {"device": dev.name.strip(), "driver": driver_name(dev), "course": course_digest(),
                "date": time.strftime("%Y-%m-%d %H:%M:%S"), "items": results}
     probe.remember(dev, {k: {"ok": True, "program": v} for k, v in built_ok.items()})
@@ -392,7 +365,7 @@ def table(outcomes: list[dict]) -> str:
 def check_all(pattern: str | None = None, progress: bool = True) -> list[dict]:
     """Check every device (or those matching ``pattern``), one child process at a time. Oclgrind,
     which simulates every work-item, runs only the peak kernels, the demos and the solutions."""
-    from .device import all_devices, match_devices
+    from ..device import all_devices, match_devices
     devs = match_devices(pattern) if pattern else all_devices()
     outcomes = []
     for dev in devs:

@@ -24,6 +24,7 @@ import re
 import shutil
 import tarfile
 import tempfile
+import threading
 import zipfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -128,14 +129,36 @@ def status_of(report) -> str:
     return "failed"
 
 
+class _Owners:
+    """Each learner's checks use warm workers of that learner's own (never another's); when the
+    learner's last check is done, theirs are stopped."""
+
+    def __init__(self, tasks: list[str]):
+        self.left = Counter(tasks)
+        self.lock = threading.Lock()
+
+    def done(self, learner: str) -> None:
+        from .. import apart
+        with self.lock:
+            self.left[learner] -= 1
+            last = self.left[learner] <= 0
+        if last:
+            apart.POOL.close(owner=learner)
+
+
 def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
-              run_timeout: float | None = None) -> Grade:
-    from .check import RUN_TIMEOUT, run_check
+              run_timeout: float | None = None, owners: _Owners | None = None) -> Grade:
+    from .options import RUN_TIMEOUT, CheckOptions
+    from .run import run_check
+    options = CheckOptions(solutions=False, require_speed=require_speed,
+                           run_timeout=run_timeout or RUN_TIMEOUT, owner=learner)
     try:
-        report = run_check(exercise, kernel, solutions=False, require_speed=require_speed,
-                           run_timeout=run_timeout or RUN_TIMEOUT)
+        report = run_check(exercise, kernel, options)
     except Exception as e:  # the checker's own failure: reported in the cell, never fatal
         return Grade(learner, exercise, "failed", f"The checker itself failed: {e!r}")
+    finally:
+        if owners is not None:
+            owners.done(learner)
     status = status_of(report)
     mistake = _MISTAKE.search(report.message)
     return Grade(learner, exercise, status, report.message, report.seed,
@@ -149,8 +172,9 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
     """Grade every learner of ``submissions`` on every exercise (or ``only`` these) and, with
     ``notebooks``, run each learner's notebooks; write grades.csv, details.json and report.html
     into ``out``. Returns the grades."""
+    from tqdm.auto import tqdm
+
     from .exercises import exercises, get
-    from .progress import Progress
 
     submissions = Path(submissions)
     names = only or [ex.name for ex in exercises()]
@@ -190,7 +214,7 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
         columns = list(names)
         notebook_work = []
         if notebooks:
-            from .kernels import ROOT
+            from ..kernels import ROOT
             stems = [nb.stem for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
             columns += [f"notebook {stem}" for stem in stems]
             for learner, folder in found.items():
@@ -207,19 +231,21 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
         alone = [t for t in todo if require_speed and get(t[1]).performance is not None]
         together = [t for t in todo if t not in alone]
         jobs = max(1, jobs or os.cpu_count() or 1)
-        bar = iter(Progress(range(len(todo) + len(notebook_work)), "grading", enabled=progress))
+        bar = tqdm(total=len(todo) + len(notebook_work), desc="grading", disable=not progress,
+                   delay=1.0)
+        owners = _Owners([lr for lr, _, _ in together + alone])
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(grade_one, lr, path, ex, require_speed, run_timeout)
+            futures = [pool.submit(grade_one, lr, path, ex, require_speed, run_timeout, owners)
                        for lr, ex, path in together]
             futures += [pool.submit(grade_notebook, lr, copy, nb, notebook_timeout)
                         for lr, copy, nb in notebook_work]
             for f in as_completed(futures):
                 grades.append(f.result())
-                next(bar, None)
+                bar.update()
         for lr, ex, path in alone:
-            grades.append(grade_one(lr, path, ex, require_speed, run_timeout))
-            next(bar, None)
-        next(bar, None)  # the bar's end
+            grades.append(grade_one(lr, path, ex, require_speed, run_timeout, owners))
+            bar.update()
+        bar.close()
     order = {n: i for i, n in enumerate(columns)}
     grades.sort(key=lambda g: (g.learner, order[g.exercise]))
     write_outputs(grades, list(found), columns, out)
@@ -232,7 +258,7 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
 def course_copy(learner_folder: Path, into: Path) -> Path:
     """A copy of the course in which the learner's kernels and notebooks replace the course's
     (helpers is copied, not linked: it finds kernels/ next to itself)."""
-    from .kernels import ROOT
+    from ..kernels import ROOT
     into.mkdir(parents=True)
     for part in ("helpers", "kernels", "solutions", "results"):
         shutil.copytree(ROOT / part, into / part,

@@ -1,9 +1,7 @@
-"""The child process that runs a learner's kernel: ``python -m helpers.runner REQUEST.json``.
-
-The parent (:mod:`helpers.check`) starts it with a time limit, because a learner's kernel may crash
-the process (a wild write on a CPU device) or never return. It writes one JSON line per event to the
-request's ``events`` file, flushed at once, so the parent knows how far it got: ``built`` or
-``build_error``, then ``start`` and ``result`` for each case, then ``done``.
+"""The child's side of a check: the worker (:mod:`helpers.apart`, task ``check``) that runs a
+learner's kernel, because a learner's kernel may crash the process (a wild write on a CPU device) or
+never return. It keeps its device's context from one pass to the next, and answers each pass with
+events: ``built`` or ``build_error``, then ``start`` and ``result`` for each case, then ``done``.
 
 Every buffer gets guard bands (when ``guard`` is on): the kernel sees a sub-buffer of a larger
 allocation whose head and tail hold sentinels. Inputs, outputs and the output's initial contents
@@ -16,17 +14,14 @@ Facts, not verdicts: the messages a learner reads are made by the parent.
 
 from __future__ import annotations
 
-import json
-import sys
-import traceback
 from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
 
-from .device import DeviceSpec, find_device
+from ..device import DeviceSpec, find_device
+from ..kernels import KernelBuildError, build_file, build_warnings
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
-from .kernels import KernelBuildError, build_file, build_warnings
 
 # Bit patterns, by item size: quiet NaNs with payloads for floats; for integers, values far outside
 # what the course's inputs and results reach.
@@ -261,52 +256,43 @@ def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
     return analyse(ex, case, inputs, expected, got, head, tail)
 
 
-def event_writer(path: str):
-    """A function that appends one event (keyword arguments) to the events file at ``path`` as a
-    JSON line, flushed at once: the parent reads how far a child got even if it dies next."""
-    events = open(path, "a", buffering=1)
+def warm(device: DeviceSpec, emit) -> callable:
+    """The worker's start (see :mod:`helpers.apart`): find the device the parent chose and create
+    its context, once; return the function that serves a request."""
+    dev = find_device(device)
+    ctx = cl.Context([dev])
+    queues: dict[bool, cl.CommandQueue] = {}
 
-    def emit(**event) -> None:
-        events.write(json.dumps(event) + "\n")
-        events.flush()
-    return emit
-
-
-def read_events(path: Path, offset: int) -> tuple[list[dict], int]:
-    """The complete events written to ``path`` after byte ``offset``, and the offset after them."""
-    with open(path) as f:
-        f.seek(offset)
-        chunk = f.read()
-    complete = chunk[: chunk.rfind("\n") + 1]
-    return [json.loads(x) for x in complete.splitlines()], offset + len(complete.encode())
+    def serve(req: dict, emit) -> None:
+        speed = bool(req.get("speed"))
+        if speed not in queues:
+            queues[speed] = cl.CommandQueue(
+                ctx, properties=cl.command_queue_properties.PROFILING_ENABLE if speed else 0)
+        run_request(ctx, queues[speed], req, emit)
+    return serve
 
 
-def main(request_path: str) -> int:
-    req = json.loads(Path(request_path).read_text())
-    emit = event_writer(req["events"])
-
+def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> None:
+    """One pass: build the kernel at ``kernel_path``, then run (or time) the request's cases."""
     for extra in req.get("registry_files", []):
         load_registry_file(extra)
     ex = get(req["exercise"])
-    dev = find_device(DeviceSpec(**req["device"]))
-    ctx = cl.Context([dev])
-    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE
-                            if req.get("speed") else 0)
     try:
         prg = build_file(ctx, req["kernel_path"])
     except KernelBuildError as e:
         emit(event="build_error", message=str(e))
-        return 0
+        return
     try:
         knl = getattr(prg, ex.function)
     except AttributeError:
         names = [k.function_name for k in prg.all_kernels()]
         emit(event="no_kernel", expected=ex.function, found=names)
-        return 0
+        return
     path = Path(req["kernel_path"])
     emit(event="built", warnings=build_warnings(prg, path, path.read_text()))
     if req.get("speed"):
-        return speed_main(ctx, queue, ex, path, req, emit)
+        speed_main(ctx, queue, ex, path, req, emit)
+        return
     rng = np.random.default_rng(req["seed"])
     for i, c in enumerate(req["cases"]):
         case = Case.from_json(c)
@@ -321,18 +307,17 @@ def main(request_path: str) -> int:
             continue
         emit(event="result", case=i, **facts)
     emit(event="done")
-    return 0
 
 
 SPEED_ROUNDS = 3
 
 
-def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dict, emit) -> int:
+def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dict, emit) -> None:
     """Time a performance exercise (see :class:`~helpers.exercises.Performance`): this device's
     peaks (measured once, then cached), then the learner's kernel, the solution and the kernel the
     exercise starts from, each on the record's timing case, its first result compared with numpy."""
-    from .bench import gflop_per_s, peaks, share, small_sizes, time_exercise
-    from .kernels import KERNELS, kernel_path
+    from ..bench import gflop_per_s, peaks, share, small_sizes, time_exercise
+    from ..kernels import KERNELS, kernel_path
 
     perf = ex.performance
     case = perf.small if small_sizes() else perf.case
@@ -373,12 +358,4 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dic
     for role, t in best.items():
         emit(event="speed", role=role, **t)
     emit(event="done")
-    return 0
 
-
-if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1]))
-    except Exception:
-        traceback.print_exc()
-        sys.exit(3)

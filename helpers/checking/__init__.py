@@ -1,0 +1,18 @@
+"""The checker: a learner's kernel run apart from the notebook, on the course device and on
+Oclgrind, and a verdict that says what is wrong and where.
+
+- :mod:`.run`: ``check`` and ``run_check``, the passes side by side, the warm workers;
+- :mod:`.options`: :class:`CheckOptions`, what a check may be told, and its time limits;
+- :mod:`.passes`: the device, Oclgrind and speed passes (facts); :mod:`.runner`, their worker side;
+- :mod:`.diagnosis`: the sentences; :mod:`.verdict`: the passes combined into a report;
+- :mod:`.oclgrind`: Oclgrind's reports parsed into findings at the learner's line;
+- :mod:`.exercises`: the exercise registry (contracts, cases, references, known mistakes);
+- :mod:`.grade`: a class graded; :mod:`.passed`: the record of passed checks.
+"""
+
+from .options import CheckOptions
+from .run import CheckUsageError, KernelCheckFailed, check, run_check
+from .verdict import CheckReport
+
+__all__ = ["CheckOptions", "CheckReport", "CheckUsageError", "KernelCheckFailed", "check",
+           "run_check"]

@@ -1,0 +1,339 @@
+"""The sentences a learner reads: what a failing case shows, what Oclgrind reported and means,
+how fast a passed kernel is against the solution and the device's peak."""
+
+from __future__ import annotations
+
+import re
+import signal
+
+import numpy as np
+
+from . import oclgrind
+from .exercises import Buffer, Case, Exercise, LocalMem, Scalar
+from .options import OUTPUT_LIMIT
+from .passes import PassResult
+
+CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
+
+
+C_TYPES = {np.float32: "float", np.int32: "int", np.uint32: "uint", np.float64: "double",
+           np.int64: "long", np.uint64: "ulong"}
+
+def signature(ex: Exercise) -> str:
+    """The contract's kernel signature, as OpenCL C."""
+    parts = []
+    for a in ex.args:
+        t = C_TYPES.get(a.dtype, np.dtype(a.dtype).name)
+        if isinstance(a, Buffer):
+            parts.append(f"__global {'const ' if a.role == 'in' else ''}{t} *{a.name}")
+        elif isinstance(a, Scalar):
+            parts.append(f"const {t} {a.name}")
+        elif isinstance(a, LocalMem):
+            parts.append(f"__local {t} *{a.name}")
+    return f"__kernel void {ex.function}({', '.join(parts)})"
+
+def _value(x: float | int) -> str:
+    if isinstance(x, float):
+        if np.isnan(x):
+            return "NaN"
+        return f"{x:.7g}"
+    return str(x)
+
+def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | None = None
+                    ) -> list[str]:
+    """Sentences for what went wrong in one buffer of one case (see runner.analyse); ``shape``
+    (rows, columns) places the elements of a 2-D buffer."""
+    out: list[str] = []
+    n = f["length"]
+
+    def at(i: int) -> str:
+        if shape is None or i < 0 or i >= n:
+            return f"{name}[{i}]"
+        return f"{name}[{i}] (row {i // shape[1]}, column {i % shape[1]})"
+
+    if f.get("leaked"):
+        out.append(f"{f['leaked']} element(s) of {name} hold the guard value that sits just past "
+                   f"the end of an input buffer: the kernel read an input past its end "
+                   f"(index n or beyond) and stored what it found.")
+    if f.get("tail_changed"):
+        first, last = f["tail_first"], f["tail_last"]
+        if first == 0 and last == 0:
+            out.append(f"wrote {name}[{n}], one element past the end of {name} (it has {n}): an "
+                       f"off-by-one in the bound, e.g. i <= n where i < n is meant.")
+        elif first == 0:
+            out.append(f"wrote past the end of {name}: {f['tail_changed']} element(s) after "
+                       f"{name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
+                       f"{case.work_items} work-items for {n} elements: work-items with no "
+                       f"element must do nothing (guard the store with if (i < n)).")
+        else:
+            out.append(f"wrote far past the end of {name}: elements from {name}[{n + first}] to "
+                       f"{name}[{n + last}] changed.")
+    if f.get("head_changed"):
+        out.append(f"wrote before the start of {name} ({f['head_changed']} element(s), down to "
+                   f"{name}[-{f['head_last']}]): an index went negative (unsigned wrap-around?).")
+    if f.get("input_changed"):
+        out.append(f"changed the input {name} ({f['input_changed']} element(s), the first "
+                   f"{name}[{f['input_changed_first']}]): it is an input and must stay as it was.")
+    if f.get("unwritten"):
+        k, first = f["unwritten"], f["unwritten_first"]
+        if k == n:
+            every = "its only element still holds" if n == 1 else f"all {n} elements still hold"
+            out.append(f"{name} was never written: {every} the poison value the checker put there "
+                       f"before the run. Does the kernel store to {name}?")
+        elif k == 1 and first == n - 1:
+            out.append(f"the last element, {name}[{n - 1}], was not written: an off-by-one in the "
+                       f"bound, e.g. i < n - 1 where i < n is meant.")
+        elif f.get("unwritten_is_tail"):
+            out.append(f"{name}[{first}] to {name}[{n - 1}] ({k} elements) were not written: the "
+                       f"kernel stops short of the end of the data.")
+        else:
+            out.append(f"{k} of {n} elements of {name} were not written, the first {at(first)}.")
+    if f.get("shift"):
+        k = f["shift"]
+        sign = "+" if k > 0 else "-"
+        out.append(f"{name}[i] holds the value expected at {name}[i {sign} {abs(k)}]: an index off "
+                   f"by {abs(k)} (i {sign} {abs(k)} where i is meant?).")
+    if f.get("view"):
+        out.append(f"{f['view']} is {_value(f['view_got'])}, where the elements add up to "
+                   f"{_value(f['view_expected'])}.")
+        return out
+    if f.get("wrong") and f.get("unchanged") == f["wrong"]:
+        every = f"all {n} elements" if f["wrong"] == n else f"{f['wrong']} of {n} elements"
+        out.append(f"{every} of {name} still hold their input values, where they should have "
+                   f"been updated in place: does the kernel store to {name}?")
+    elif f.get("wrong"):
+        s = f["wrong_samples"][0]
+        more = "; ".join(f"{at(x['index'])} {_value(x['got'])} (expected "
+                         f"{_value(x['expected'])})" for x in f["wrong_samples"][1:3])
+        out.append(f"{f['wrong']} of {n} elements of {name} are wrong, the first {at(s['index'])}:"
+                   f" expected {_value(s['expected'])}, got {_value(s['got'])}"
+                   + (f"; also {more}" if more else "") + ".")
+    return out
+
+def describe_case(ex: Exercise, case: Case, r: dict) -> list[str]:
+    """Sentences for one failing case, the likely mistake first."""
+    if "run_error" in r:
+        return [f"the kernel failed while running on the device (the driver said: "
+                f"{r['run_error']}): the usual cause is an access far outside a buffer."]
+    if "launch_error" in r:
+        return [f"the launch failed: {r['launch_error']}. Are the kernel's arguments those of the "
+                f"contract, {signature(ex)}?"]
+    out = []
+
+    def size(s: tuple[int, ...]) -> int | str:
+        return s[0] if len(s) == 1 else "x".join(map(str, s))
+
+    sizes = {**case.params, "local": size(case.local_size), "groups": size(case.num_groups),
+             "global_": size(case.global_size)}
+    for name in r.get("mistakes", []):
+        m = next(x for x in ex.mistakes if x.name == name)
+        extra = m.details(case) if m.details else {}
+        out.append("likely mistake: " + m.message.format(**sizes, **extra) + ".")
+    shapes = {b.name: b.shape(case) for b in ex.buffers() if b.shape is not None}
+    for name, f in r["buffers"].items():
+        out.extend(describe_buffer(name, f, case, shapes.get(name)))
+    return out
+
+_UNSUPPORTED = re.compile(r"Undefined external function: (llvm\.[\w.]+)")
+
+# What the compiler meant by the LLVM intrinsics Oclgrind cannot simulate, and how to avoid them.
+_INTRINSICS = {
+    "usub.sat": ("a saturating subtraction, which the compiler makes of x > y ? x - y : 0 on "
+                 "unsigned values", "write max(x, y) - y with OpenCL's max"),
+    "uadd.sat": ("a saturating addition", "compare before adding, with OpenCL's min"),
+    "sadd.sat": ("a saturating addition", "compare before adding, with OpenCL's min"),
+    "ssub.sat": ("a saturating subtraction", "use OpenCL's max before subtracting"),
+    "umax": ("a maximum written as a comparison", "use OpenCL's max()"),
+    "umin": ("a minimum written as a comparison", "use OpenCL's min()"),
+    "smax": ("a maximum written as a comparison", "use OpenCL's max()"),
+    "smin": ("a minimum written as a comparison", "use OpenCL's min()"),
+    "abs": ("an absolute value written as a comparison", "use OpenCL's abs()"),
+}
+
+def oclgrind_gap(p: PassResult | None) -> str | None:
+    """A sentence when Oclgrind could not simulate the kernel because the compiler chose an LLVM
+    instruction Oclgrind does not know (a gap in Oclgrind, not a mistake in the kernel)."""
+    if p is None:
+        return None
+    m = _UNSUPPORTED.search(p.output)
+    if not m:
+        return None
+    name = m.group(1)
+    what, fix = next((v for k, v in _INTRINSICS.items() if f".{k}." in name + "."),
+                     ("an instruction the compiler chose for your code", "write that step another way"))
+    return (f"Oclgrind could not simulate the kernel: it does not know {name}, {what}. That is a "
+            f"gap in Oclgrind, not an error in your kernel, but it means out-of-bounds accesses and "
+            f"races were not looked for. To have them looked for, {fix} and check again.")
+
+def finding_hints(ex: Exercise, findings: list[oclgrind.Finding]) -> list[str]:
+    """The exercise's reading of Oclgrind's reports: the likely mistake behind each kind."""
+    out = []
+    for hint in ex.finding_hints:
+        if any(f.kind == hint.kind and (hint.memory is None or f"({hint.memory} memory)" in f.heading)
+               for f in findings) and hint.message not in out:
+            out.append(hint.message)
+    return [f"likely mistake: {m}." for m in out]
+
+def finding_lines(findings: list[oclgrind.Finding], shown: str, limit: int = 4) -> list[str]:
+    lines = [f.format(shown) for f in findings[:limit]]
+    if len(findings) > limit:
+        lines.append(f"... and {len(findings) - limit} more kinds of report")
+    return lines
+
+def indent(lines: list[str], prefix: str = "  ") -> str:
+    return "\n".join(prefix + x.replace("\n", "\n" + prefix) for x in lines)
+
+def output_tail(p: PassResult, limit: int = 6) -> str | None:
+    lines = [x for x in p.output.splitlines() if x.strip()]
+    return "\n".join(lines[-limit:]) if lines else None
+
+def most_telling(p: PassResult, failing: list[int]) -> int:
+    """The failing case whose diagnosis says most: one that matches a known mistake, else one with
+    a specific fact (a shift, a write past the end), else the one with the smallest share of wrong
+    elements (an off-by-one shows in a long array, not in n=1)."""
+    def share(i: int) -> float:
+        r = p.results[i]
+        if "launch_error" in r or "run_error" in r:
+            return 2.0
+        outs = [f for f in r["buffers"].values() if f["role"] != "in"]
+        bad = sum(f.get("unwritten", 0) + f.get("wrong", 0) + f.get("leaked", 0) for f in outs)
+        return bad / max(sum(f["length"] for f in outs), 1)
+
+    def specific(i: int) -> bool:
+        keys = ("shift", "leaked", "tail_changed", "head_changed", "input_changed")
+        return any(f.get(k) for f in p.results[i].get("buffers", {}).values() for k in keys)
+
+    return min(failing, key=lambda i: (not p.results[i].get("mistakes"), not specific(i),
+                                       share(i), i))
+
+def device_failure(ex: Exercise, p: PassResult, run_timeout: float) -> list[str]:
+    """Sentences for what went wrong in the device pass (empty when it was all correct)."""
+    def label(i: int) -> str:
+        return "while building" if i < 0 else (
+            "after the last case, as the process exited" if i >= len(p.cases)
+            else f"in case {p.cases[i].label()}")
+
+    if p.build_error:
+        return ["does not compile:", p.build_error]
+    if p.no_kernel:
+        found = ", ".join(p.no_kernel["found"]) or "none"
+        return [f"has no kernel function named {ex.function} (kernels found: {found}). The "
+                f"contract is: {signature(ex)}"]
+    if p.flooded:
+        lines = [f"printed more than {OUTPUT_LIMIT >> 20} MiB and was stopped: a printf in a loop, "
+                 f"or in every work-item of a large range? Print from one work-item (if "
+                 f"get_global_id(0) == 0) and outside loops, then remove the printf."]
+        tail = output_tail(p, limit=3)
+        return lines + (["its last lines:\n" + tail] if tail else [])
+    if p.hung_in is not None:
+        return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
+                f"endless loop? Check that every loop's condition becomes false for every "
+                f"work-item, and that no work-item waits for another."]
+    lines: list[str] = []
+    if p.crashed_in is not None:
+        sig = -p.exit_code if p.exit_code and p.exit_code < 0 else None
+        name = signal.Signals(sig).name if sig and sig in signal.Signals._value2member_map_ \
+            else f"exit code {p.exit_code}"
+        lines.append(f"crashed the process running it ({name}) {label(p.crashed_in)}: the usual "
+                     f"cause is a write (or read) far outside a buffer.")
+        tail = output_tail(p)
+        if tail:
+            lines.append("the process printed:\n" + tail)
+    failing = p.failing()
+    if failing:
+        first = most_telling(p, failing)
+        lines.append(f"case {p.cases[first].label()}:")
+        lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first]))
+        unrun = len(p.cases) - len(p.results)
+        if unrun and p.crashed_in is None:
+            lines.append(f"{unrun} later case(s) were not run after that error.")
+        others = [i for i in failing if i != first]
+        if others:
+            lines.append(f"{len(others)} more case(s) failed: "
+                         + "; ".join(p.cases[i].label() for i in others[:4])
+                         + ("; ..." if len(others) > 4 else ""))
+    return lines
+
+def oclgrind_report(ex: Exercise, op: PassResult, shown: str) -> list[str]:
+    """Oclgrind's findings at their lines, and what the exercise reads in them."""
+    if not op.findings:
+        return []
+    return (["Oclgrind, which checks every access of every work-item, reports:"]
+            + ["  " + x for x in finding_lines(op.findings, shown)]
+            + finding_hints(ex, op.findings))
+
+def _speed_of(t: dict, perf) -> tuple[float, str]:
+    if perf.peak == "compute":
+        return t["gflop_per_s"], f"{t['gflop_per_s']:.1f} GFLOP/s"
+    return t["gb_per_s"], f"{t['gb_per_s']:.1f} GB/s"
+
+def _rounds_row(t: dict) -> dict:
+    """A speed-pass figure as a timed row whose spread is that of its rounds' medians."""
+    rounds = t.get("round_seconds") or [t["seconds"]]
+    return {"seconds": t["seconds"], "min_seconds": min(rounds), "max_seconds": max(rounds),
+            "repeats": len(rounds), "over": f"the medians of {len(rounds)} rounds"}
+
+def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | None]:
+    """The lines a passed performance exercise adds, and whether the kernel reaches its target
+    (``target`` of the solution's speed on this device; None when that could not be measured)."""
+    perf = ex.performance
+    if not sp.all_ok() and "yours" not in sp.speed or "error" in sp.speed.get("yours", {}):
+        tail = (sp.output.strip().splitlines() or [""])[-1]
+        why = sp.speed.get("yours", {}).get("error") or \
+            ("it did not finish in time" if sp.hung_in is not None else
+             f"the timing run stopped: {tail}" if tail else "the timing run stopped")
+        return [f"Speed: not measured ({why})."], None
+    from ..measure.peaks import Share
+
+    yours = sp.speed["yours"]
+    kind = "compute" if perf.peak == "compute" else "copy"
+    peak = sp.peak.get("gflop_per_s" if perf.peak == "compute" else "copy_gb_per_s") or 0.0
+    case = Case.from_json(yours["case"])
+    value, text = _speed_of(yours, perf)
+    # the runner measured the peak again where a kernel beat it: one still beaten is named as
+    # the yardstick that failed, never printed as a share above 100%
+    mine = Share(value, peak, kind, failed=bool(peak) and value > peak)
+    lines = [f"Speed ({case.label()}; the best of {yours.get('rounds', 1)} medians of "
+             f"{yours['repeats']} runs): {text}" + (f", {mine}." if peak else ".")]
+    others = []
+    sol = sp.speed.get("solution", {})
+    given = sp.speed.get("given", {})
+
+    def share_of(v: float) -> str:
+        return f" ({Share(v, peak, kind, failed=v > peak).short()})" if peak else ""
+
+    if "seconds" in sol:
+        v, t = _speed_of(sol, perf)
+        others.append(f"the solution reaches {t}{share_of(v)}")
+    if "seconds" in given:
+        v, t = _speed_of(given, perf)
+        others.append(f"the kernel the exercise starts from ({perf.given[1]}) reaches {t}"
+                      f"{share_of(v)}")
+    if others:
+        lines.append("On this device " + "; ".join(others) + ".")
+    if "seconds" not in sol:
+        return lines, None
+    from ..timing import apart, compare
+
+    mine_row, sol_row = _rounds_row(yours), _rounds_row(sol)
+    lines.append(compare("Yours", mine_row, "the solution", sol_row))
+    reached = value >= perf.target * _speed_of(sol, perf)[0]
+    # the target scaled onto the solution's spread: a miss inside it is noise, not a verdict
+    target_row = {k: v / perf.target for k, v in sol_row.items() if k.endswith("seconds")}
+    noisy = not reached and not apart(mine_row, {**sol_row, **target_row})
+    import pyopencl as cl
+    on_gpu = bool(dev.type & cl.device_type.GPU)
+    target = f"{perf.target:.0%} of the solution's speed"
+    if reached:
+        lines.append(f"It reaches the target ({target}).")
+    elif noisy:
+        lines.append(f"It misses the target ({target}) by less than the runs' spread: other work "
+                     f"on this machine may have decided it, so run the check again before you "
+                     f"change a correct kernel.")
+    elif on_gpu:
+        lines.append(f"It does not reach the target ({target}): see the hints.")
+    else:
+        lines.append(f"It does not reach the target here ({target}); on a CPU timings vary "
+                     f"from run to run and the GPU's rules do not always decide the speed, so "
+                     f"try it on a GPU before you change a correct kernel.")
+    return lines, reached

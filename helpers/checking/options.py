@@ -1,0 +1,58 @@
+"""What a check may be told, as one object that travels from the public call to every pass."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first PoCL build is slow)
+RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
+OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
+HANG_OCLGRIND_TIMEOUT = 20.0  # after a hang on the device: what Oclgrind sees in a short run
+SPEED_TIMEOUT = 120.0        # the speed pass: the device's peaks (once) and three kernels
+REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported a finding
+OUTPUT_LIMIT = 1 << 20       # bytes a check's process may print (kernel printf) before it is stopped
+OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run on Oclgrind
+
+
+def _switch(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How to check.
+
+    :arg solutions: check ``solutions/NAME.cl`` instead of ``kernels/NAME.cl`` (default: the
+        course's switch, :func:`helpers.kernels.solutions_on`).
+    :arg device: a piece of a device name; default the course device.
+    :arg seed: the seed of the random inputs; default a fresh one, reported in the message.
+    :arg require_speed: a performance exercise fails when it is correct but below its speed
+        target; default ``COURSE_REQUIRE_SPEED`` (an instructor's choice).
+    :arg sequential: the Oclgrind pass waits for the device pass; default
+        ``COURSE_CHECK_SEQUENTIAL``.
+    :arg owner: whose warm workers the check may use (the grader gives each learner their own).
+    :arg registry_files: Python files that register more exercises (an instructor's, a test's).
+    """
+
+    solutions: bool | None = None
+    device: str | None = None
+    seed: int | None = None
+    require_speed: bool | None = None
+    sequential: bool | None = None
+    owner: str = ""
+    registry_files: tuple[str, ...] = ()
+    build_timeout: float = BUILD_TIMEOUT
+    run_timeout: float = RUN_TIMEOUT
+    oclgrind_run_timeout: float = OCLGRIND_RUN_TIMEOUT
+
+    def but(self, **changes) -> CheckOptions:
+        return replace(self, **changes)
+
+    @property
+    def speed_required(self) -> bool:
+        return _switch("COURSE_REQUIRE_SPEED") if self.require_speed is None else self.require_speed
+
+    @property
+    def passes_in_turn(self) -> bool:
+        return _switch("COURSE_CHECK_SEQUENTIAL") if self.sequential is None else self.sequential

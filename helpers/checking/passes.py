@@ -1,0 +1,246 @@
+"""A check's passes, each in a worker apart from the notebook (:mod:`helpers.apart`, task ``check``):
+
+1. the **device pass** on the course device, every case of the exercise, guard bands on;
+2. the **Oclgrind pass** on the small cases (and on any failing case small enough), which reports
+   out-of-bounds accesses, data races, uninitialized values and divergent barriers at their line;
+3. for a performance exercise that passed, the **speed pass** (:func:`..runner.speed_main`).
+
+A pass turns the worker's events and how its request ended into a :class:`PassResult`: facts, no
+sentences (those are :mod:`.diagnosis`'s).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .. import apart
+from ..device import DeviceSpec
+from . import oclgrind
+from .exercises import Case, Exercise
+from .options import OCLGRIND_BUDGET, OUTPUT_LIMIT, REPORT_GRACE, CheckOptions
+
+
+@dataclass
+class PassResult:
+    """What one pass did."""
+
+    device: DeviceSpec
+    cases: list[Case]
+    results: dict[int, dict] = field(default_factory=dict)
+    build_error: str | None = None
+    no_kernel: dict | None = None
+    built: bool = False
+    done: bool = False
+    hung_in: int | None = None       # case index, or -1 while building
+    crashed_in: int | None = None    # case index, -1 while building, len(cases) after the last
+    exit_code: int | None = None
+    output: str = ""                 # what the process printed (kernel printf, crash messages)
+    findings: list[oclgrind.Finding] = field(default_factory=list)
+    internal_error: str | None = None
+    seconds: float = 0.0
+    skipped_plugin: str = ""         # an Oclgrind plugin left out after it crashed
+    cut_short: bool = False          # Oclgrind stopped once it had reported (see REPORT_GRACE)
+    flooded: bool = False            # stopped for printing more than OUTPUT_LIMIT bytes
+    warnings: str = ""               # the compiler's warnings, placed in the kernel file
+    speed: dict[str, dict] = field(default_factory=dict)  # a speed pass: role -> timing
+    peak: dict = field(default_factory=dict)                # ... and the device's peaks
+    cancelled: bool = False          # stopped by the check, its result no longer wanted
+    stopped_at: int | None = None    # stopped after this case went wrong (the later ones not run)
+    started: float = 0.0             # time.perf_counter() when its worker was asked (or started)
+    warm: bool = False               # its worker was started before the check asked
+    marks: dict[str, float] = field(default_factory=dict)  # when what happened (apart.Outcome)
+
+    def failing(self) -> list[int]:
+        return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
+
+    def all_ok(self) -> bool:
+        return (self.done and self.crashed_in is None and len(self.results) == len(self.cases)
+                and not self.failing())
+
+    def ended_cleanly(self) -> bool:
+        """Its worker may serve another pass: nothing crashed, hung, flooded or was cut off."""
+        return (self.exit_code is None and self.hung_in is None and not self.flooded
+                and not self.cancelled and not self.cut_short and self.internal_error is None)
+
+
+@dataclass
+class Check:
+    """One check's fixed parts, handed to each of its passes."""
+
+    ex: Exercise
+    path: Path
+    seed: int
+    options: CheckOptions
+    lease: apart.Lease
+
+
+def worker_key(device: DeviceSpec, env: dict[str, str], owner: str) -> apart.Key:
+    # PYOPENCL_NO_CACHE: built from source every time, so that the compiler's warnings are there to
+    # show (a binary from pyopencl's cache comes with an empty build log)
+    env = {"PYOPENCL_NO_CACHE": "1", **env}
+    return apart.Key("check", json.dumps(device.to_json(), sort_keys=True),
+                     tuple(sorted(env.items())), owner)
+
+
+def oclgrind_environment(skip_uninitialized: bool = False) -> dict[str, str]:
+    env = {**oclgrind.ENVIRONMENT, "OCLGRIND_LOG": "{dir}/oclgrind.log"}
+    if skip_uninitialized:
+        env.pop("OCLGRIND_UNINITIALIZED")
+    return env
+
+
+def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
+             run_timeout: float, env: dict[str, str] | None = None, speed: bool = False,
+             stop=None, first_failure: bool = False) -> PassResult:
+    """Run ``cases`` with the learner's kernel on ``device`` in a worker (``speed``: time it
+    instead, see :func:`..runner.speed_main`). Setting ``stop`` (a threading.Event) ends it early
+    (``cancelled``); so does, with ``first_failure``, the first case that goes wrong (``stopped_at``,
+    the later cases not run)."""
+    import threading
+    result = PassResult(device, cases)
+    if first_failure:
+        stop = stop or threading.Event()
+    key = worker_key(device, env or {}, chk.options.owner)
+    child = chk.lease.child(key)
+    result.warm = child.poll_ready()
+    log = child.dir / "oclgrind.log"
+    log_from = log.stat().st_size if log.exists() else 0
+    current = -1   # -1: building; i: in case i
+    reported_at = [None]
+
+    def on_event(ev: dict) -> float | None:
+        nonlocal current
+        kind = ev.pop("event")
+        if kind == "built":
+            result.built = True
+            result.warnings = ev.get("warnings", "")
+            current = 0
+            return run_timeout
+        if kind == "build_error":
+            result.build_error = ev["message"]
+        elif kind == "no_kernel":
+            result.no_kernel = ev
+        elif kind == "start":
+            current = ev["case"]
+        elif kind == "result":
+            i = ev.pop("case")
+            result.results[i] = ev
+            current = len(result.results)
+            if first_failure and not ev.get("ok") and result.stopped_at is None:
+                result.stopped_at = i
+                stop.set()
+        elif kind in ("launch_error", "run_error"):
+            result.results[ev["case"]] = {"ok": False, kind: ev["message"]}
+        elif kind == "speed":
+            result.speed[ev["role"]] = ev
+        elif kind == "peak":
+            result.peak = ev
+        elif kind == "done":
+            result.done = True
+        return None
+
+    def new_log() -> str:
+        if not log.exists() or log.stat().st_size <= log_from:
+            return ""
+        with open(log, "rb") as f:
+            f.seek(log_from)
+            return f.read().decode(errors="replace")
+
+    looked = [0.0]
+
+    def watch() -> bool:
+        # Oclgrind goes on simulating every work-item after its reports (a wild loop of writes
+        # makes it take minutes): once it has reported, what it said is the verdict.
+        import time
+        now = time.perf_counter()
+        if reported_at[0] is None and now > looked[0]:
+            looked[0] = now + 0.25
+            if oclgrind.parse(new_log()):
+                reported_at[0] = now
+        return reported_at[0] is not None and now - reported_at[0] > REPORT_GRACE
+
+    request = {"exercise": chk.ex.name, "kernel_path": str(chk.path),
+               "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
+               "registry_files": list(chk.options.registry_files), "speed": speed}
+    outcome = child.request(request, timeout=chk.options.build_timeout, on_event=on_event,
+                            output_limit=OUTPUT_LIMIT, stop=stop,
+                            watch=watch if device.is_oclgrind else None)
+    result.started, result.seconds, result.output = outcome.started, outcome.seconds, outcome.output
+    result.marks = outcome.marks
+    result.cancelled, result.flooded, result.cut_short = (
+        outcome.cancelled and result.stopped_at is None, outcome.flooded, outcome.watched)
+    if outcome.hung:
+        result.hung_in = current
+    result.findings = oclgrind.parse(new_log())
+    if outcome.exit_code is not None:
+        result.exit_code = outcome.exit_code
+        if outcome.exit_code == 3 and "Traceback" in outcome.output:
+            result.internal_error = outcome.output
+        else:
+            result.crashed_in = current
+    # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
+    # its whole life and goes silent after OCLGRIND_MAX_ERRORS, so a later pass would hear nothing
+    if not outcome.ended or result.findings or new_log().strip():
+        chk.lease.discard(key)
+    return result
+
+
+def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
+    """The small cases, plus every failing device case small enough for Oclgrind."""
+    chosen = [c for c in ex.cases if c.small]
+    extra = list(device_pass.failing())
+    if device_pass.crashed_in is not None and 0 <= device_pass.crashed_in < len(ex.cases):
+        extra.append(device_pass.crashed_in)
+    for i in extra:
+        c = device_pass.cases[i]
+        if c.key() not in {x.key() for x in chosen} and c.work_items <= OCLGRIND_BUDGET:
+            chosen.append(c)
+    return chosen
+
+
+def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
+                  stop=None, first_failure: bool = False) -> PassResult | None:
+    """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed.
+    Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
+    accumulator: when Oclgrind dies by a signal having reported nothing, run again without it."""
+    from ..device import oclgrind_device
+    grind = oclgrind_device()
+    if grind is None:
+        return None
+    spec = DeviceSpec.of(grind)
+    op = run_pass(chk, spec, cases, guard=False, env=oclgrind_environment(),
+                  run_timeout=run_timeout, stop=stop, first_failure=first_failure)
+    if op.exit_code is not None and op.exit_code < 0 and not op.findings and not op.cancelled:
+        op = run_pass(chk, spec, cases, guard=False, env=oclgrind_environment(True),
+                      run_timeout=run_timeout, stop=stop, first_failure=first_failure)
+        op.skipped_plugin = "uninitialized values"
+    return op
+
+
+def merged(first: PassResult, more: PassResult) -> PassResult:
+    """Two Oclgrind passes over different cases, as one pass over all of them (the small cases
+    run beside the device pass, then the failing ones it found)."""
+    shift = len(first.cases)
+    out = PassResult(first.device, first.cases + more.cases)
+    out.results = {**first.results, **{i + shift: r for i, r in more.results.items()}}
+    seen: dict[tuple, oclgrind.Finding] = {}
+    for f in first.findings + more.findings:
+        k = (f.kind, f.line, f.col)
+        seen[k] = replace(seen[k], count=seen[k].count + f.count) if k in seen else f
+    out.findings = list(seen.values())
+    for name in ("build_error", "no_kernel", "internal_error", "exit_code"):
+        setattr(out, name, getattr(more, name) or getattr(first, name))
+    out.built, out.done = first.built and more.built, first.done and more.done
+    out.hung_in = more.hung_in + shift if more.hung_in is not None and more.hung_in >= 0 \
+        else more.hung_in
+    out.crashed_in = more.crashed_in + shift if more.crashed_in is not None \
+        and more.crashed_in >= 0 else more.crashed_in
+    out.output = "\n".join(x for x in (first.output, more.output) if x)
+    out.seconds, out.started = first.seconds + more.seconds, first.started
+    out.skipped_plugin = more.skipped_plugin or first.skipped_plugin
+    out.cut_short, out.flooded = more.cut_short, more.flooded
+    out.cancelled, out.warnings, out.warm = more.cancelled, first.warnings, first.warm
+    out.stopped_at = more.stopped_at + shift if more.stopped_at is not None else None
+    return out

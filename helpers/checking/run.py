@@ -1,0 +1,156 @@
+"""Checking a learner's kernel: ``check("NAME")`` in a notebook, :func:`run_check` for a report.
+
+A check runs the kernel in workers apart from the calling process (:mod:`.passes`), the device pass
+and the Oclgrind pass side by side, combines them into the verdict (:mod:`.verdict`) and, for a
+performance exercise that passed, times it (:mod:`.diagnosis`'s speed report). Its workers are kept
+warm for the next check when this one passed (or its kernel did not build); a worker that ran a
+kernel that failed, crashed, hung or was stopped is discarded and a fresh one started in its place.
+"""
+
+from __future__ import annotations
+
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from threading import Event
+
+from .. import apart
+from ..device import DeviceSpec, choose_device, describe
+from ..kernels import KERNELS, display_path, kernel_path
+from .diagnosis import device_failure, indent, oclgrind_report, speed_report
+from .exercises import get, load_registry_file
+from .options import HANG_OCLGRIND_TIMEOUT, SPEED_TIMEOUT, CheckOptions
+from .passed import remember_pass
+from .passes import Check, PassResult, merged, oclgrind_cases, oclgrind_pass, run_pass
+from .verdict import CheckReport, verdict, with_warnings
+
+
+class KernelCheckFailed(AssertionError):
+    """A kernel that failed its check; the message is the diagnosis."""
+
+    def __init__(self, report: CheckReport):
+        super().__init__(report.message)
+        self.report = report
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows the diagnosis, not a traceback
+        return [f"KernelCheckFailed: {self.report.message}"]
+
+
+
+class CheckUsageError(ValueError):
+    """A check asked for something that does not exist (exercise, kernel file)."""
+
+
+
+def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions | None = None,
+              **option_values) -> CheckReport:
+    """Check exercise ``name`` and return a :class:`CheckReport` (never raises for a bad kernel).
+
+    :arg kernel: a kernel file; default ``kernels/NAME.cl`` (``solutions/`` with the switch).
+    :arg options: a :class:`CheckOptions`; or its fields as keywords (``solutions``, ``device``,
+        ``seed``, ``require_speed``, ...).
+    """
+    options = (options or CheckOptions()).but(**{
+        k: tuple(v) if k == "registry_files" and v is not None else v
+        for k, v in option_values.items()})
+    for extra in options.registry_files:
+        load_registry_file(extra)
+    try:
+        ex = get(name)
+    except KeyError as e:
+        raise CheckUsageError(e.args[0]) from None
+    if kernel is None and ex.study_file:
+        kernel = KERNELS / "studies" / ex.study_file
+    path = Path(kernel) if kernel is not None else kernel_path(name, solutions=options.solutions)
+    if not path.is_file():
+        raise CheckUsageError(f"There is no kernel file {display_path(path)}.")
+    seed = secrets.randbits(31) if options.seed is None else options.seed
+    dev = choose_device(options.device)
+    chk = Check(ex, path, seed, options, apart.Lease())
+    report = None
+    try:
+        report = _passes(chk, dev)
+        return report
+    finally:
+        # warm workers only from a check whose kernel passed or never ran
+        dp = report.device_pass if report is not None else None
+        chk.lease.release(report is not None and dp is not None and (
+            report.passed and not report.miscompiled or bool(dp.build_error or dp.no_kernel)))
+
+
+def _passes(chk: Check, dev) -> CheckReport:
+    ex, path, seed, options = chk.ex, chk.path, chk.seed, chk.options
+    name, shown, spec, where = ex.name, display_path(path), DeviceSpec.of(dev), describe(dev)
+    # The Oclgrind pass on the small cases runs beside the device pass (they are independent);
+    # it is stopped when the device's outcome calls for no Oclgrind run, or a short one.
+    small = [c for c in ex.cases if c.small]
+    stop = Event()
+    beside = None
+    if small and not options.passes_in_turn:
+        pool = ThreadPoolExecutor(1, thread_name_prefix="oclgrind-pass")
+        beside = pool.submit(oclgrind_pass, chk, small, options.oclgrind_run_timeout, stop)
+        pool.shutdown(wait=False)   # the future completes; the thread ends with it
+    dp = run_pass(chk, spec, list(ex.cases), guard=True, run_timeout=options.run_timeout)
+
+    def small_pass(wanted: bool) -> PassResult | None:
+        """The pass run beside the device's if it is wanted; else it is stopped (and None)."""
+        if beside is None:
+            return None
+        if not wanted:
+            stop.set()
+        op = beside.result()   # waited for even when stopped: no worker is left running
+        return op if wanted else None
+
+    if dp.internal_error:
+        small_pass(False)
+        return CheckReport(name, False, f"The checker itself failed (not your kernel's fault; "
+                           f"please report it):\n{dp.internal_error}", path, seed, dp)
+    # A kernel that does not build: nothing Oclgrind could add. One that does not end: a short
+    # Oclgrind run on two small cases may still show why (a work-item stuck at a barrier).
+    if dp.build_error or dp.no_kernel or dp.hung_in is not None or dp.flooded:
+        small_pass(False)
+        lines = device_failure(ex, dp, options.run_timeout)
+        op = None
+        if dp.hung_in is not None:
+            op = oclgrind_pass(chk, small[:2], HANG_OCLGRIND_TIMEOUT)
+            if op is not None:
+                lines.extend(oclgrind_report(ex, op, shown))
+        msg = "\n".join([f"{name} failed ({shown}, on {where}):", indent(lines)])
+        return with_warnings(CheckReport(name, False, msg, path, seed, dp, op))
+
+    op = small_pass(True) if beside is not None else (
+        oclgrind_pass(chk, small, options.oclgrind_run_timeout) if small else None)
+    # Oclgrind found nothing wrong in the small cases: the failing cases the device found, on
+    # Oclgrind too (the referee of a miscompile, or a bug only a larger case shows), the smallest
+    # first, stopping at the first that Oclgrind gets wrong as well. What it found wrong in the
+    # small cases is already the verdict: the larger ones (minutes on Oclgrind) would add nothing.
+    extra = sorted(oclgrind_cases(ex, dp)[len(small):], key=lambda c: c.work_items)
+    if extra and (op is None or op.all_ok() and not op.findings):
+        more = oclgrind_pass(chk, extra, options.oclgrind_run_timeout, first_failure=True)
+        op = merged(op, more) if op is not None and more is not None else (more or op)
+    report = verdict(ex, shown, where, dp, op, seed, path, options)
+    if report.passed:
+        remember_pass(name, path)
+        if ex.performance is not None and not report.miscompiled:
+            sp = run_pass(chk, spec, [], guard=False, run_timeout=SPEED_TIMEOUT, speed=True)
+            report.speed_pass = sp
+            lines, reached = speed_report(ex, sp, dev)
+            if options.speed_required and reached is not True:
+                report.passed = False
+                report.message = (f"{name} failed ({shown}, on {where}): it is correct, but this "
+                                  f"check asks for its speed target too.\n" + indent(lines)
+                                  + "\n" + indent([f"hint: {h}" for h in ex.hints[:2]]))
+            else:
+                report.message += "\n" + indent(lines)
+    return with_warnings(report)
+
+
+def check(name: str, kernel: str | Path | None = None, options: CheckOptions | None = None,
+          **option_values) -> None:
+    """Check exercise ``name`` in a notebook: print one pass line, or raise
+    :class:`KernelCheckFailed` carrying the diagnosis (so that nbval marks the cell failed).
+    Takes what :func:`run_check` takes."""
+    report = run_check(name, kernel, options, **option_values)
+    if not report.passed:
+        raise KernelCheckFailed(report)
+    print(report.message)

@@ -1,0 +1,35 @@
+"""A task for tests of :mod:`helpers.apart`: each request says what the child does."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+
+def warm(device, emit):
+    import helpers.checking.runner  # noqa: F401  (what a check's worker imports)
+    started = os.getpid()
+
+    def serve(req: dict, emit) -> None:
+        # a request of another task (the tuner's, in its tests) does what the environment says
+        what = req.get("do") or os.environ.get("APART_TASK_DO", "echo")
+        emit(event="start", pid=started)
+        if what == "echo":
+            print("said on stdout")   # must not reach the events
+            emit(event="echo", value=req.get("value"))
+        elif what == "modules":
+            emit(event="modules", loaded=sorted({"matplotlib", "ipywidgets"} & set(sys.modules)))
+        elif what == "sleep":
+            time.sleep(req.get("seconds", 60))
+        elif what == "flood":
+            while True:
+                print("x" * 1000)
+        elif what == "abort":
+            print("dying on purpose")
+            sys.stderr.write("the driver says: Assertion `x' failed\n")
+            sys.stderr.flush()
+            os.abort()
+        elif what == "raise":
+            raise ValueError("the task's own bug")
+    return serve

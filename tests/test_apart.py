@@ -1,0 +1,141 @@
+"""One way to run something apart (helpers.apart): requests, events, limits, warm workers."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import apart
+from helpers.checking import run_check
+from helpers.paths import ROOT
+
+TASK = "tests.apart_task"
+
+
+def _events(child, payload, **limits):
+    seen = []
+    out = child.request(payload, on_event=lambda ev: seen.append(ev), **limits)
+    return out, seen
+
+
+@pytest.fixture
+def child():
+    c = apart.Child(apart.Key(TASK))
+    yield c
+    c.stop()
+
+
+@pytest.mark.once
+def test_requests_are_served_by_one_process_and_its_prints_stay_out_of_the_events(child):
+    out, seen = _events(child, {"do": "echo", "value": 7}, timeout=60)
+    assert out.ended and out.clean and [e["event"] for e in seen] == ["start", "echo"]
+    assert seen[1]["value"] == 7 and "said on stdout" in out.output
+    out2, seen2 = _events(child, {"do": "echo", "value": 8}, timeout=60)
+    assert out2.ended and seen2[0]["pid"] == seen[0]["pid"] and "said on stdout" in out2.output
+    assert out2.output.count("said on stdout") == 1   # each request's own output only
+    assert {"started", "asked", "ready", "start", "ended"} <= set(out2.marks)
+
+
+@pytest.mark.once
+def test_a_worker_imports_no_figures_or_widgets(child):
+    out, seen = _events(child, {"do": "modules"}, timeout=60)
+    assert out.ended and seen[-1]["loaded"] == []
+
+
+@pytest.mark.once
+def test_limits_end_the_child_and_say_why(child):
+    out, _ = _events(child, {"do": "sleep", "seconds": 30}, timeout=1.5)
+    assert out.hung and not out.ended and not child.alive
+    c = apart.Child(apart.Key(TASK))
+    try:
+        out, _ = _events(c, {"do": "flood"}, timeout=60, output_limit=1 << 16)
+        assert out.flooded and "bytes left out" in out.output and len(out.output) < 10_000
+    finally:
+        c.stop()
+
+
+@pytest.mark.once
+def test_a_crash_leaves_its_signal_and_the_drivers_line():
+    c = apart.Child(apart.Key(TASK))
+    try:
+        out, seen = _events(c, {"do": "abort"}, timeout=60)
+    finally:
+        c.stop()
+    assert not out.ended and out.exit_code is not None and seen[0]["event"] == "start"
+    how, said = apart.crash_summary(out.exit_code, out.output)
+    assert how == "SIGABRT" and "Assertion" in said
+
+
+@pytest.mark.once
+def test_the_tasks_own_failure_is_exit_code_3_with_its_traceback():
+    out = apart.run_once(apart.Key(TASK), {"do": "raise"}, timeout=60)
+    assert out.exit_code == 3 and "ValueError: the task's own bug" in out.output
+
+
+def _pids():
+    return {k: c.proc.pid for k, c in apart.POOL._idle.items()}
+
+
+def test_a_passing_check_keeps_its_workers_and_a_failing_one_replaces_them(monkeypatch):
+    monkeypatch.setenv(apart.WORKERS_VARIABLE, "1")
+    apart.POOL.close()
+    first = run_check("float_copy", solutions=True)
+    assert first.passed and not first.device_pass.warm
+    kept = _pids()
+    assert len(kept) == 2   # the device's worker and Oclgrind's
+    again = run_check("float_copy", solutions=True)
+    assert again.passed and again.device_pass.warm and again.oclgrind_pass.warm
+    assert _pids() == kept   # the same processes, kept again
+    wrong = run_check("float_copy", ROOT / "tests" / "wrong" / "float_copy" / "no_guard.cl")
+    assert not wrong.passed and wrong.device_pass.warm
+    after = _pids()
+    assert after.keys() == kept.keys() and not set(after.values()) & set(kept.values())
+    assert run_check("float_copy", solutions=True).passed   # fresh workers, same verdicts
+
+
+def test_a_hung_kernel_ends_its_worker_and_the_next_check_works(monkeypatch):
+    import helpers.checking.run as check_run
+    monkeypatch.setattr(check_run, "HANG_OCLGRIND_TIMEOUT", 2.0)   # Oclgrind's look: not tested here
+    monkeypatch.setenv(apart.WORKERS_VARIABLE, "1")
+    apart.POOL.close()
+    run_check("float_copy", solutions=True)
+    kept = _pids()
+    report = run_check("float_copy", ROOT / "tests" / "wrong" / "float_copy" / "endless.cl",
+                       run_timeout=3)
+    assert not report.passed and report.device_pass.hung_in is not None
+    assert not set(_pids().values()) & set(kept.values())
+    assert run_check("float_copy", solutions=True).passed
+
+
+def test_no_workers_mode_and_owners(monkeypatch):
+    monkeypatch.setenv(apart.WORKERS_VARIABLE, "0")
+    apart.POOL.close()
+    assert run_check("float_copy", solutions=True).passed and _pids() == {}
+    monkeypatch.setenv(apart.WORKERS_VARIABLE, "1")
+    run_check("float_copy", solutions=True, owner="ada")
+    assert {k.owner for k in _pids()} == {"ada"}
+    other = run_check("float_copy", solutions=True, owner="bob")
+    assert not other.device_pass.warm   # never another learner's worker
+    assert {k.owner for k in _pids()} == {"ada", "bob"}
+    apart.POOL.close(owner="ada")
+    assert {k.owner for k in _pids()} == {"bob"}
+    apart.POOL.close()
+
+
+def test_an_oclgrind_worker_that_reported_is_not_asked_again():
+    """Oclgrind counts its reports over its whole life and goes silent after OCLGRIND_MAX_ERRORS:
+    a second pass in the same worker would find nothing (seen: a divergent barrier)."""
+    from helpers.checking.exercises import get
+    from helpers.checking.options import CheckOptions
+    from helpers.checking.passes import Check, oclgrind_environment, run_pass
+    from helpers.device import DeviceSpec, oclgrind_device
+    ex = get("parallel_sum")
+    small = [c for c in ex.cases if c.small]
+    chk = Check(ex, ROOT / "tests" / "wrong" / "parallel_sum" / "barrier_in_branch.cl", 1,
+                CheckOptions(), apart.Lease())
+    spec = DeviceSpec.of(oclgrind_device())
+    try:
+        passes = [run_pass(chk, spec, small, guard=False, env=oclgrind_environment(),
+                           run_timeout=60) for _ in range(2)]
+    finally:
+        chk.lease.release(False)
+    assert all(p.findings and p.findings[0].kind == "divergent_barrier" for p in passes)
