@@ -117,8 +117,8 @@ def table(record: dict) -> str:
         vals = [w[key][sub] if sub else w[key] for w in warm if (sub is None or sub in w[key])]
         return statistics.median(vals) if vals else None
 
-    rows = [("Python start", cold["python start"], None),
-            ("imports (numpy, pyopencl, the checker)", cold["imports"], None),
+    rows = [("Python's start, imports (numpy, pyopencl)", cold["python start"] + cold["imports"],
+             None),
             ("choosing the device", cold["device choice"], med("device choice"))]
     for k in cold["phases"] | {k: 0 for w in warm for k in w["phases"]}:
         rows.append((k, cold["phases"].get(k), med("phases", k)))
