@@ -224,3 +224,153 @@ def test_the_oclgrind_pass_runs_beside_the_device_pass(sequential, monkeypatch):
         assert op.started < device_ended and not op.cancelled
     wrong = run_check("float_copy", TESTS / "wrong" / "float_copy" / "no_guard.cl", seed=7)
     assert not wrong.passed and "Oclgrind" in wrong.message
+
+
+# ---------------------------------------------------------------------------------------------------
+# Every verdict true: no driver blamed on a partial look, the most certain finding first.
+
+def _skipped(p: PassResult, why: str = "its plugin for them crashed on this kernel") -> PassResult:
+    p.skipped_plugin, p.skipped_why = "uninitialized values", why
+    return p
+
+
+def _probe(changes: bool) -> PassResult:
+    p = _pass(POCL, [CASE], [{**WRONG, "poison_changes": changes, "runs_differ": False}])
+    p.poison_ready = True
+    return p
+
+
+def test_no_miscompile_verdict_when_oclgrind_could_not_look_for_uninitialized_values():
+    r = _verdict(_pass(POCL, [CASE], [WRONG]), _skipped(_pass(GRIND, [CASE], [RIGHT])))
+    assert not r.passed and not r.miscompiled, r.message
+    assert "cannot tell a driver's miscompile from such a read" in r.message.splitlines()[1]
+
+
+def test_results_that_change_with_local_memory_are_an_uninitialized_read_first():
+    ex = get("parallel_sum")
+    case = ex.cases[0]
+    wrong = {"ok": False, "mistakes": [], "buffers": {"partial": {
+        "role": "out", "length": 4, "unwritten": 0, "wrong": 4, "leaked": 0,
+        "view": "the sum", "view_expected": 10, "view_got": 3}}}
+    probe = _pass(POCL, [case], [{**wrong, "poison_changes": True, "runs_differ": False}])
+    probe.poison_ready = True
+    r = verdict(ex, "k.cl", "PoCL", _pass(POCL, [case], [wrong]),
+                _skipped(_pass(GRIND, [case], [RIGHT | {"buffers": {}}])), 1, Path("k.cl"),
+                CheckOptions(), probe)
+    assert not r.passed and not r.miscompiled
+    assert r.message.splitlines()[1].strip().startswith("reads local memory that no work-item wrote")
+
+
+def test_a_pass_without_the_plugin_says_what_covered_local_memory():
+    r = _verdict(_pass(POCL, [CASE], [RIGHT]), _skipped(_pass(GRIND, [CASE], [RIGHT])))
+    assert r.passed and "Reads of memory nothing wrote were not looked for" in r.message
+
+
+def test_a_line_precise_finding_leads_and_a_pattern_guess_is_dropped_after_a_race():
+    race = Finding("race", "data race", "Read-write data race", 4, 2, "x", None)
+    guessed = {**WRONG, "mistakes": ["local id"]}
+    r = _verdict(_pass(POCL, [CASE], [guessed]), _pass(GRIND, [CASE], [RIGHT], [race]))
+    lines = r.message.splitlines()
+    assert "Oclgrind" in lines[1] and "4:2: data race" in lines[2], r.message
+    assert "only the first" not in r.message
+
+
+def test_guard_the_store_only_when_work_items_past_the_data_wrote_there():
+    past = out(tail_changed=3, tail_first=0, tail_last=2)
+    assert "guard the store" in " ".join(describe_buffer("dst", past, CASE))
+    exact = Case((1000,), (100,), {"n": 1000})  # as many work-items as elements
+    said = " ".join(describe_buffer("dst", past, exact))
+    assert "guard the store" not in said and "wrong row stride or offset" in said
+
+
+def test_a_tiled_exercise_that_never_touches_local_memory_fails():
+    ex = get("transpose")
+    case = ex.cases[0]
+    right = {"ok": True, "mistakes": [], "buffers": {}}
+    grind = _pass(GRIND, [case], [right])
+    grind.executed = {"load global": 256, "store global": 256}
+    r = verdict(ex, "t.cl", "PoCL", _pass(POCL, [case], [right]), grind, 1, Path("t.cl"),
+                CheckOptions())
+    assert not r.passed and "never reads or writes local memory" in r.message.splitlines()[1]
+    grind.executed = {"load local": 256, "store local": 256}
+    assert verdict(ex, "t.cl", "PoCL", _pass(POCL, [case], [right]), grind, 1, Path("t.cl"),
+                   CheckOptions()).passed
+
+
+FREEZE_LOG = """
+OCLGRIND FATAL ERROR (/deps/Oclgrind/src/plugins/Uninitialized.cpp:1805)
+Unsupported instruction: freeze
+\tKernel: transpose
+\tEntity: Global(0,0,0) Local(0,0,0) Group(0,0,0)
+\t  %conv15.frozen = freeze i64 %conv15
+\tDebugging information not available.
+"""
+
+
+def test_oclgrind_gaps_are_told_apart_from_findings():
+    from helpers.checking import oclgrind
+    assert oclgrind.gaps(FREEZE_LOG) == [oclgrind.Gap("Unsupported instruction: freeze",
+                                                      "Uninitialized")]
+    assert oclgrind.parse(FREEZE_LOG) == []
+    core = oclgrind.gaps("Undefined external function: llvm.usub.sat.i32\n")
+    assert core == [oclgrind.Gap("Undefined external function: llvm.usub.sat.i32")]
+    assert core[0].instruction == "llvm.usub.sat.i32"
+
+
+def test_a_gap_of_oclgrinds_core_is_oclgrinds_and_the_device_decides():
+    grind = _pass(GRIND, [CASE], [WRONG])
+    from helpers.checking.oclgrind import Gap
+    grind.gaps = [Gap("Unsupported instruction: freeze")]
+    r = _verdict(_pass(POCL, [CASE], [RIGHT]), grind)
+    assert r.passed and "gap in Oclgrind, not an error in your kernel" in r.message
+    assert "freeze" in r.message and "does not promise" not in r.message
+
+
+def test_oclgrinds_instruction_counts_are_summed_and_kept_out_of_the_output():
+    from helpers.checking.oclgrind import counts
+    text = ("hello from the kernel\nInstructions executed for kernel 'k':\n"
+            "              64 - load local (256 bytes)\n           1,024 - add\n\n"
+            "Instructions executed for kernel 'k':\n              64 - load local (256 bytes)\n\n"
+            "bye\n")
+    total, rest = counts(text)
+    assert total == {"load local": 128, "add": 1024}
+    assert rest == "hello from the kernel\nbye\n"
+
+
+def test_the_instrumented_kernel_fills_its_local_memory_and_keeps_its_line_numbers():
+    from helpers.checking.poison import instrument
+    src = ("// c\n__kernel void t(__global float *a, /* x, */ __local float *tile,\n"
+           "                __local int* more)\n{\n    __local float fixed[4][5];\n"
+           "    a[0] = tile[0];\n}\n__kernel void other(__local float *z) { }\n")
+    made = instrument(src, "t")
+    assert made.local_args == ("tile", "more")
+    assert made.source.count("\n") == src.count("\n")
+    assert "_course_words1, const uint _course_pattern)" in made.source
+    assert "sizeof(fixed) / 4" in made.source and "other(__local float *z) { }" in made.source
+    assert instrument("#define K __kernel\nK void t(__local float *x) {}", "t") is None
+
+
+def test_the_extremes_follow_the_device():
+    from helpers.checking.exercises import Limits
+    cpu, gpu = Limits(8192, (8192,) * 3, 256 << 10), Limits(1024, (1024, 1024, 64), 48 << 10)
+    assert cpu.widest_1d() == 8192 and gpu.widest_1d() == 1024
+    assert cpu.widest_square(lambda t: 4 * t * (t + 1)) == 64
+    assert gpu.widest_square(lambda t: 4 * t * (t + 1)) == 32
+    t = get("transpose")
+    widest = t.cases_for(gpu)[len(t.cases):]
+    assert {c.local_size for c in widest} == {(32, 32)} and all(not c.small for c in widest)
+    assert all(c.values == "wide" for c in widest)
+    assert t.cases_for(None) == list(t.cases)
+    for ex in (get("parallel_sum"), get("mat_vec_mul")):
+        sizes = [c.local_size[0] for c in ex.cases_for(cpu)[len(ex.cases):]]
+        assert sizes and set(sizes) == {8192}
+
+
+def test_wide_ints_cover_the_range_without_overflow():
+    import numpy as np
+
+    from helpers.checking.exercises import wide_ints
+    a, b = wide_ints(np.random.default_rng(1), 100_000)
+    s = a.astype(np.int64) + b
+    assert s.min() >= -(1 << 31) and s.max() < (1 << 31)
+    assert a.min() < -(1 << 30) and a.max() > (1 << 30)

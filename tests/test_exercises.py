@@ -259,17 +259,14 @@ def test_the_speed_target_decides_only_when_asked(monkeypatch):
     assert not run_check("transpose", solutions=True).passed
 
 
-def test_a_correct_but_untiled_product_passes_with_its_speed_reported(oclgrind_present):
-    report = run_check("sgemm_tiled", TESTS / "slow" / "sgemm_tiled" / "plain.cl")
-    assert report.passed, report.message
-    assert "of this device's multiply-add peak" in report.message
-    assert "the solution reaches" in report.message
-
-
-def test_a_correct_but_untiled_transpose_passes_with_its_speed_reported(oclgrind_present):
-    report = run_check("transpose", TESTS / "slow" / "transpose" / "naive.cl")
-    assert report.passed, report.message
-    assert "Speed (" in report.message and "the solution reaches" in report.message
+@pytest.mark.parametrize("name, kernel", [("sgemm_tiled", "plain"), ("transpose", "naive")])
+def test_right_values_without_the_tile_fail_because_the_exercise_is_about_it(name, kernel,
+                                                                              oclgrind_present):
+    report = run_check(name, TESTS / "slow" / name / f"{kernel}.cl")
+    assert not report.passed and not report.speed_pass, report.message
+    first = report.message.splitlines()[1]
+    assert "gives the right values, but never reads or writes local memory" in first
+    assert "this exercise is about the tile" in first
 
 
 def test_the_lookup_table_remedy_passes_too(oclgrind_present):

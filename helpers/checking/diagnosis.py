@@ -3,7 +3,6 @@ how fast a passed kernel is against the solution and the device's peak."""
 
 from __future__ import annotations
 
-import re
 import signal
 
 import numpy as np
@@ -60,11 +59,17 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
         if first == 0 and last == 0:
             out.append(f"wrote {name}[{n}], one element past the end of {name} (it has {n}): an "
                        f"off-by-one in the bound, e.g. i <= n where i < n is meant.")
-        elif first == 0:
+        elif first == 0 and case.work_items > n and last < case.work_items - n:
+            # the overshoot fits the work-items past the data: the store is not guarded
             out.append(f"wrote past the end of {name}: {f['tail_changed']} element(s) after "
                        f"{name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
                        f"{case.work_items} work-items for {n} elements: work-items with no "
                        f"element must do nothing (guard the store with if (i < n)).")
+        elif first == 0:
+            out.append(f"wrote past the end of {name}: {f['tail_changed']} element(s) after "
+                       f"{name}[{n - 1}] changed, up to {name}[{n + last}], with "
+                       f"{case.work_items} work-items for {n} elements: an index is computed past "
+                       f"the end (a wrong row stride or offset?).")
         else:
             out.append(f"wrote far past the end of {name}: elements from {name}[{n + first}] to "
                        f"{name}[{n + last}] changed.")
@@ -110,8 +115,8 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
                    + (f"; also {more}" if more else "") + ".")
     return out
 
-def describe_case(ex: Exercise, case: Case, r: dict) -> list[str]:
-    """Sentences for one failing case, the likely mistake first."""
+def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True) -> list[str]:
+    """Sentences for one failing case, the likely mistake first (``mistakes``: name them)."""
     if "run_error" in r:
         return [f"the kernel failed while running on the device (the driver said: "
                 f"{r['run_error']}): the usual cause is an access far outside a buffer."]
@@ -125,7 +130,7 @@ def describe_case(ex: Exercise, case: Case, r: dict) -> list[str]:
 
     sizes = {**case.params, "local": size(case.local_size), "groups": size(case.num_groups),
              "global_": size(case.global_size)}
-    for name in r.get("mistakes", []):
+    for name in r.get("mistakes", []) if mistakes else []:
         m = next(x for x in ex.mistakes if x.name == name)
         extra = m.details(case) if m.details else {}
         out.append("likely mistake: " + m.message.format(**sizes, **extra) + ".")
@@ -133,8 +138,6 @@ def describe_case(ex: Exercise, case: Case, r: dict) -> list[str]:
     for name, f in r["buffers"].items():
         out.extend(describe_buffer(name, f, case, shapes.get(name)))
     return out
-
-_UNSUPPORTED = re.compile(r"Undefined external function: (llvm\.[\w.]+)")
 
 # What the compiler meant by the LLVM intrinsics Oclgrind cannot simulate, and how to avoid them.
 _INTRINSICS = {
@@ -151,27 +154,36 @@ _INTRINSICS = {
 }
 
 def oclgrind_gap(p: PassResult | None) -> str | None:
-    """A sentence when Oclgrind could not simulate the kernel because the compiler chose an LLVM
-    instruction Oclgrind does not know (a gap in Oclgrind, not a mistake in the kernel)."""
+    """A sentence when Oclgrind could not simulate the kernel because the compiler chose an
+    instruction Oclgrind's core does not know (a gap in Oclgrind, not a mistake in the kernel).
+    A gap of a plugin is not one: the pass ran again without that plugin (see passes)."""
     if p is None:
         return None
-    m = _UNSUPPORTED.search(p.output)
-    if not m:
+    gap = next((g for g in p.gaps if not g.plugin), None)
+    if gap is None:
         return None
-    name = m.group(1)
-    what, fix = next((v for k, v in _INTRINSICS.items() if f".{k}." in name + "."),
-                     ("an instruction the compiler chose for your code", "write that step another way"))
-    return (f"Oclgrind could not simulate the kernel: it does not know {name}, {what}. That is a "
-            f"gap in Oclgrind, not an error in your kernel, but it means out-of-bounds accesses and "
-            f"races were not looked for. To have them looked for, {fix} and check again.")
+    name = gap.instruction
+    if name.startswith("llvm."):
+        what, fix = next((v for k, v in _INTRINSICS.items() if f".{k}." in name + "."),
+                         ("an instruction the compiler chose for your code",
+                          "write that step another way"))
+        knows = f"it does not know {name}, {what}"
+    else:
+        what, fix = "", "write that step another way"
+        knows = f"it stopped at {gap.reason!r}, which the compiler made of your code"
+    return (f"Oclgrind could not simulate the kernel: {knows}. That is a gap in Oclgrind, not an "
+            f"error in your kernel, but it means out-of-bounds accesses and races were not looked "
+            f"for. To have them looked for, {fix} and check again.")
 
 def finding_hints(ex: Exercise, findings: list[oclgrind.Finding]) -> list[str]:
-    """The exercise's reading of Oclgrind's reports: the likely mistake behind each kind."""
+    """The exercise's reading of Oclgrind's reports: the likely mistake behind each kind, in the
+    order of the findings."""
     out = []
-    for hint in ex.finding_hints:
-        if any(f.kind == hint.kind and (hint.memory is None or f"({hint.memory} memory)" in f.heading)
-               for f in findings) and hint.message not in out:
-            out.append(hint.message)
+    for f in findings:
+        for hint in ex.finding_hints:
+            if f.kind == hint.kind and (hint.memory is None or f"({hint.memory} memory)" in f.heading) \
+                    and hint.message not in out:
+                out.append(hint.message)
     return [f"likely mistake: {m}." for m in out]
 
 def finding_lines(findings: list[oclgrind.Finding], shown: str, limit: int = 4) -> list[str]:
@@ -187,7 +199,7 @@ def output_tail(p: PassResult, limit: int = 6) -> str | None:
     lines = [x for x in p.output.splitlines() if x.strip()]
     return "\n".join(lines[-limit:]) if lines else None
 
-def most_telling(p: PassResult, failing: list[int]) -> int:
+def most_telling(p: PassResult, failing: list[int], ordinary: int | None = None) -> int:
     """The failing case whose diagnosis says most: one that matches a known mistake, else one with
     a specific fact (a shift, a write past the end), else the one with the smallest share of wrong
     elements (an off-by-one shows in a long array, not in n=1)."""
@@ -203,11 +215,15 @@ def most_telling(p: PassResult, failing: list[int]) -> int:
         keys = ("shift", "leaked", "tail_changed", "head_changed", "input_changed")
         return any(f.get(k) for f in p.results[i].get("buffers", {}).values() for k in keys)
 
+    # the record's own cases before the device's extremes (indices from ``ordinary`` on): their
+    # sizes read the same on every device
     return min(failing, key=lambda i: (not p.results[i].get("mistakes"), not specific(i),
-                                       share(i), i))
+                                       ordinary is not None and i >= ordinary, share(i), i))
 
-def device_failure(ex: Exercise, p: PassResult, run_timeout: float) -> list[str]:
-    """Sentences for what went wrong in the device pass (empty when it was all correct)."""
+def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bool = True
+                   ) -> list[str]:
+    """Sentences for what went wrong in the device pass (empty when it was all correct);
+    ``mistakes``: name the likely mistakes the outputs match."""
     def label(i: int) -> str:
         return "while building" if i < 0 else (
             "after the last case, as the process exited" if i >= len(p.cases)
@@ -241,9 +257,10 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float) -> list[str]
             lines.append("the process printed:\n" + tail)
     failing = p.failing()
     if failing:
-        first = most_telling(p, failing)
+        first = most_telling(p, failing, len(ex.cases))
         lines.append(f"case {p.cases[first].label()}:")
-        lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first]))
+        lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first],
+                                                      mistakes))
         unrun = len(p.cases) - len(p.results)
         if unrun and p.crashed_in is None:
             lines.append(f"{unrun} later case(s) were not run after that error.")
@@ -258,9 +275,15 @@ def oclgrind_report(ex: Exercise, op: PassResult, shown: str) -> list[str]:
     """Oclgrind's findings at their lines, and what the exercise reads in them."""
     if not op.findings:
         return []
+    # a divergent barrier leaves the rest undefined: the races and wrong values that follow from
+    # it come after it; then accesses outside a buffer, races, uninitialized values
+    order = ["divergent_barrier", "divergence", "out_of_bounds_write", "out_of_bounds_read",
+             "race", "uninitialized"]
+    findings = sorted(op.findings, key=lambda f: (order.index(f.kind) if f.kind in order
+                                                  else len(order), f.line is None))
     return (["Oclgrind, which checks every access of every work-item, reports:"]
-            + ["  " + x for x in finding_lines(op.findings, shown)]
-            + finding_hints(ex, op.findings))
+            + ["  " + x for x in finding_lines(findings, shown)]
+            + finding_hints(ex, findings))
 
 def _speed_of(t: dict, perf) -> tuple[float, str]:
     if perf.peak == "compute":

@@ -17,6 +17,7 @@ ENVIRONMENT = {
     "OCLGRIND_DATA_RACES": "1",
     "OCLGRIND_UNINITIALIZED": "1",
     "OCLGRIND_MAX_ERRORS": "200",
+    "OCLGRIND_INST_COUNTS": "1",  # what it executed, by kind and address space (see counts)
     "PYOPENCL_NO_CACHE": "1",  # cached binaries lose the source lines
 }
 
@@ -37,6 +38,12 @@ KINDS: list[tuple[re.Pattern, str, str]] = [
 ]
 
 _LOCATION = re.compile(r"At line (\d+) \(column (\d+)\)")
+# Oclgrind stops simulating a work-group at an instruction it (or one of its plugins) cannot handle:
+# "OCLGRIND FATAL ERROR (/deps/Oclgrind/src/plugins/Uninitialized.cpp:1805)", then the reason
+# ("Unsupported instruction: freeze"); and, from its core, "Undefined external function: llvm.*"
+_FATAL = re.compile(r"OCLGRIND FATAL ERROR \(([^)]*)\)")
+_GAP_REASON = re.compile(r"^\s*((?:Unsupported|Unhandled|Unimplemented|Undefined external|Unknown)"
+                         r"[\w ]*: *[\w.$]+)", re.MULTILINE)
 _ENTITY = re.compile(r"Global\(([\d,]+)\) Local\(([\d,]+)\) Group\(([\d,]+)\)")
 _WORK_GROUP = re.compile(r"Work-group: \(([\d,]+)\)")
 _ONLY = re.compile(r"Only (\d+) out of (\d+) work-items executed")
@@ -98,6 +105,70 @@ def _short(coords: str) -> str:
     return parts[0] if len(parts) == 1 else "(" + ",".join(parts) + ")"
 
 
+@dataclass(frozen=True)
+class Gap:
+    """Something Oclgrind could not simulate: a gap of the referee, never the kernel's fault.
+    ``plugin``: the plugin that stopped (``Uninitialized``), or "" for Oclgrind's core."""
+
+    reason: str
+    plugin: str = ""
+
+    @property
+    def instruction(self) -> str:
+        return self.reason.rsplit(":", 1)[-1].strip()
+
+
+def gaps(text: str) -> list[Gap]:
+    """The gaps an Oclgrind log or output shows, each once, in order."""
+    found: list[Gap] = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = _FATAL.search(line)
+        if m:
+            source = m.group(1)
+            plugin = re.search(r"plugins/(\w+)\.cpp", source)
+            after = "\n".join(lines[i + 1:i + 3])
+            reason = _GAP_REASON.search(after)
+            gap = Gap(reason.group(1) if reason else "an internal error",
+                      plugin.group(1) if plugin else "")
+        else:
+            reason = _GAP_REASON.match(line)
+            if not reason or (i and _FATAL.search(lines[i - 1])):
+                continue
+            gap = Gap(reason.group(1))
+        if gap not in found:
+            found.append(gap)
+    return found
+
+
+_COUNTS_HEAD = re.compile(r"^Instructions executed for kernel '([^']*)':\s*$")
+_COUNT = re.compile(r"^\s+([\d,]+) - (.+?)\s*$")
+
+
+def counts(output: str) -> tuple[dict[str, int], str]:
+    """Oclgrind's instruction counts (``OCLGRIND_INST_COUNTS``) summed over every launch in
+    ``output`` (``"load local"``, ``"store global"``, ...; sizes dropped), and the output without
+    them (they are Oclgrind's, not the kernel's)."""
+    total: dict[str, int] = {}
+    kept: list[str] = []
+    inside = False
+    for line in output.splitlines(keepends=True):
+        if _COUNTS_HEAD.match(line):
+            inside = True
+            continue
+        m = _COUNT.match(line) if inside else None
+        if m:
+            what = re.sub(r"\s*\(.*\)$", "", m.group(2))
+            total[what] = total.get(what, 0) + int(m.group(1).replace(",", ""))
+            continue
+        if inside and not line.strip():
+            inside = False
+            continue
+        inside = False
+        kept.append(line)
+    return total, "".join(kept)
+
+
 def parse(log: str) -> list[Finding]:
     """Findings of an Oclgrind log, one per (kind, line, column), in order of first appearance."""
     blocks: list[list[str]] = []
@@ -109,12 +180,16 @@ def parse(log: str) -> list[Finding]:
                 blocks[-1].append(raw.strip())
         elif raw.startswith("Oclgrind:"):  # "200 errors generated - suppressing further errors"
             continue
+        elif _FATAL.search(raw) or _GAP_REASON.match(raw):
+            blocks.append(["FATAL " + raw.strip()])   # a gap (see gaps), not a finding
         elif raw.startswith(("Invalid", "Uninitialized", "Work-group divergence", "Work-item",
                              "Read-write", "Write-write", "Read-only")) \
                 or "data race" in raw or "divergence" in raw:
             blocks.append([raw.strip()])
     merged: dict[tuple, Finding] = {}
     for block in blocks:
+        if block[0].startswith("FATAL "):
+            continue
         heading = re.sub(r" (at|to|from) (global|local|private|constant) memory address "
                          r"0x[0-9a-f]+", r" (\2 memory)", block[0])
         kind, meaning = _classify(block[0])

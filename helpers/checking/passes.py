@@ -38,9 +38,12 @@ class PassResult:
     exit_code: int | None = None
     output: str = ""                 # what the process printed (kernel printf, crash messages)
     findings: list[oclgrind.Finding] = field(default_factory=list)
+    gaps: list[oclgrind.Gap] = field(default_factory=list)  # what Oclgrind could not simulate
+    executed: dict[str, int] | None = None  # Oclgrind's instruction counts ("load local": n)
     internal_error: str | None = None
     seconds: float = 0.0
     skipped_plugin: str = ""         # an Oclgrind plugin left out after it crashed
+    skipped_why: str = ""            # ... and why (its crash, or the instruction it lacks)
     cut_short: bool = False          # Oclgrind stopped once it had reported (see REPORT_GRACE)
     flooded: bool = False            # stopped for printing more than OUTPUT_LIMIT bytes
     warnings: str = ""               # the compiler's warnings, placed in the kernel file
@@ -51,6 +54,12 @@ class PassResult:
     started: float = 0.0             # time.perf_counter() when its worker was asked (or started)
     warm: bool = False               # its worker was started before the check asked
     marks: dict[str, float] = field(default_factory=dict)  # when what happened (apart.Outcome)
+    poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
+    largest_work_group: int | None = None  # the most work-items a work-group of it may have here
+
+    def not_run(self) -> list[int]:
+        """Cases the contract allows but this device does not for this kernel (too large)."""
+        return [i for i, r in sorted(self.results.items()) if r.get("not_run")]
 
     def failing(self) -> list[int]:
         return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
@@ -93,11 +102,12 @@ def oclgrind_environment(skip_uninitialized: bool = False) -> dict[str, str]:
 
 def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
              run_timeout: float, env: dict[str, str] | None = None, speed: bool = False,
-             stop=None, first_failure: bool = False) -> PassResult:
+             stop=None, first_failure: bool = False, poison: bool = False) -> PassResult:
     """Run ``cases`` with the learner's kernel on ``device`` in a worker (``speed``: time it
     instead, see :func:`..runner.speed_main`). Setting ``stop`` (a threading.Event) ends it early
     (``cancelled``); so does, with ``first_failure``, the first case that goes wrong (``stopped_at``,
-    the later cases not run)."""
+    the later cases not run). ``poison``: run each case with local memory starting as each of
+    two patterns, to see whether the results change with it (see :mod:`.poison`)."""
     import threading
     result = PassResult(device, cases)
     if first_failure:
@@ -116,6 +126,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
         if kind == "built":
             result.built = True
             result.warnings = ev.get("warnings", "")
+            result.poison_ready = ev.get("poison_ready")
+            result.largest_work_group = ev.get("largest_work_group")
             current = 0
             return run_timeout
         if kind == "build_error":
@@ -163,7 +175,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
 
     request = {"exercise": chk.ex.name, "kernel_path": str(chk.path),
                "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
-               "registry_files": list(chk.options.registry_files), "speed": speed}
+               "registry_files": list(chk.options.registry_files), "speed": speed,
+               "poison": poison}
     outcome = child.request(request, timeout=chk.options.build_timeout, on_event=on_event,
                             output_limit=OUTPUT_LIMIT, stop=stop,
                             watch=watch if device.is_oclgrind else None)
@@ -174,6 +187,10 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     if outcome.hung:
         result.hung_in = current
     result.findings = oclgrind.parse(new_log())
+    if device.is_oclgrind:
+        result.gaps = oclgrind.gaps(new_log() + "\n" + outcome.output)
+        executed, result.output = oclgrind.counts(outcome.output)
+        result.executed = executed or None
     if outcome.exit_code is not None:
         result.exit_code = outcome.exit_code
         if outcome.exit_code == 3 and "Traceback" in outcome.output:
@@ -188,14 +205,20 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
 
 
 def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
-    """The small cases, plus every failing device case small enough for Oclgrind."""
+    """The small cases, plus every failing device case small enough for Oclgrind (and whose
+    work-groups and local memory Oclgrind's device allows: the widest cases of a CPU's are not)."""
+    from ..device import oclgrind_device
+    from .exercises import device_limits
     chosen = [c for c in ex.cases if c.small]
     extra = list(device_pass.failing())
-    if device_pass.crashed_in is not None and 0 <= device_pass.crashed_in < len(ex.cases):
+    if device_pass.crashed_in is not None and 0 <= device_pass.crashed_in < len(device_pass.cases):
         extra.append(device_pass.crashed_in)
+    grind = oclgrind_device()
+    limits = device_limits(grind) if grind is not None else None
     for i in extra:
         c = device_pass.cases[i]
-        if c.key() not in {x.key() for x in chosen} and c.work_items <= OCLGRIND_BUDGET:
+        if c.key() not in {x.key() for x in chosen} and c.work_items <= OCLGRIND_BUDGET \
+                and (limits is None or ex.fits(c, limits)):
             chosen.append(c)
     return chosen
 
@@ -204,7 +227,9 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
                   stop=None, first_failure: bool = False) -> PassResult | None:
     """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed.
     Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
-    accumulator: when Oclgrind dies by a signal having reported nothing, run again without it."""
+    accumulator, and stops every work-group at instructions it does not know (``freeze``, which
+    LLVM makes of some divisions and selects): when Oclgrind dies by a signal having reported
+    nothing, or that plugin says it cannot go on, run again without it."""
     from ..device import oclgrind_device
     grind = oclgrind_device()
     if grind is None:
@@ -212,10 +237,15 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
     spec = DeviceSpec.of(grind)
     op = run_pass(chk, spec, cases, guard=False, env=oclgrind_environment(),
                   run_timeout=run_timeout, stop=stop, first_failure=first_failure)
-    if op.exit_code is not None and op.exit_code < 0 and not op.findings and not op.cancelled:
+    plugin_gap = next((g for g in op.gaps if g.plugin == "Uninitialized"), None)
+    crashed = op.exit_code is not None and op.exit_code < 0 and not op.findings
+    if (crashed or plugin_gap) and not op.cancelled:
         op = run_pass(chk, spec, cases, guard=False, env=oclgrind_environment(True),
                       run_timeout=run_timeout, stop=stop, first_failure=first_failure)
         op.skipped_plugin = "uninitialized values"
+        op.skipped_why = (f"its plugin for them cannot simulate the instruction "
+                          f"{plugin_gap.instruction} that the compiler made of your code"
+                          if plugin_gap else "its plugin for them crashed on this kernel")
     return op
 
 
@@ -240,6 +270,12 @@ def merged(first: PassResult, more: PassResult) -> PassResult:
     out.output = "\n".join(x for x in (first.output, more.output) if x)
     out.seconds, out.started = first.seconds + more.seconds, first.started
     out.skipped_plugin = more.skipped_plugin or first.skipped_plugin
+    out.skipped_why = more.skipped_why or first.skipped_why
+    out.gaps = first.gaps + [g for g in more.gaps if g not in first.gaps]
+    if first.executed is not None or more.executed is not None:
+        out.executed = dict(first.executed or {})
+        for k, v in (more.executed or {}).items():
+            out.executed[k] = out.executed.get(k, 0) + v
     out.cut_short, out.flooded = more.cut_short, more.flooded
     out.cancelled, out.warnings, out.warm = more.cancelled, first.warnings, first.warm
     out.stopped_at = more.stopped_at + shift if more.stopped_at is not None else None

@@ -18,7 +18,7 @@ from .. import apart
 from ..device import DeviceSpec, choose_device, describe
 from ..kernels import KERNELS, display_path, kernel_path
 from .diagnosis import device_failure, indent, oclgrind_report, speed_report
-from .exercises import get, load_registry_file
+from .exercises import device_limits, get, load_registry_file, uses_local_memory
 from .options import HANG_OCLGRIND_TIMEOUT, SPEED_TIMEOUT, CheckOptions
 from .passed import remember_pass
 from .passes import Check, PassResult, merged, oclgrind_cases, oclgrind_pass, run_pass
@@ -90,7 +90,8 @@ def _passes(chk: Check, dev) -> CheckReport:
         pool = ThreadPoolExecutor(1, thread_name_prefix="oclgrind-pass")
         beside = pool.submit(oclgrind_pass, chk, small, options.oclgrind_run_timeout, stop)
         pool.shutdown(wait=False)   # the future completes; the thread ends with it
-    dp = run_pass(chk, spec, list(ex.cases), guard=True, run_timeout=options.run_timeout)
+    cases = ex.cases_for(device_limits(dev))
+    dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout)
 
     def small_pass(wanted: bool) -> PassResult | None:
         """The pass run beside the device's if it is wanted; else it is stopped (and None)."""
@@ -128,7 +129,15 @@ def _passes(chk: Check, dev) -> CheckReport:
     if extra and (op is None or op.all_ok() and not op.findings):
         more = oclgrind_pass(chk, extra, options.oclgrind_run_timeout, first_failure=True)
         op = merged(op, more) if op is not None and more is not None else (more or op)
-    report = verdict(ex, shown, where, dp, op, seed, path, options)
+    probe = None
+    if op is not None and op.skipped_plugin and not op.findings and uses_local_memory(ex, path):
+        # Oclgrind could not look for uninitialized values: the check's own look at local memory
+        # (see .poison), on the smallest cases the device got wrong, else on the small cases.
+        wrong = sorted(dp.failing(), key=lambda i: dp.cases[i].work_items)[:2]
+        looked = [dp.cases[i] for i in wrong] or small[:4]
+        probe = run_pass(chk, spec, looked, guard=True, run_timeout=options.run_timeout,
+                         poison=True)
+    report = verdict(ex, shown, where, dp, op, seed, path, options, probe)
     if report.passed:
         remember_pass(name, path)
         if ex.performance is not None and not report.miscompiled:

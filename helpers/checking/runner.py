@@ -20,7 +20,7 @@ import numpy as np
 import pyopencl as cl
 
 from ..device import DeviceSpec, find_device
-from ..kernels import KernelBuildError, build_file, build_warnings
+from ..kernels import KernelBuildError, build_file, build_source, build_warnings
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 
 # Bit patterns, by item size: quiet NaNs with payloads for floats; for integers, values far outside
@@ -217,10 +217,18 @@ class KernelRunError(Exception):
     """The device reported an error while the kernel ran."""
 
 
+# What local memory starts as in the check's own look for unwritten slots (see .poison): two
+# patterns that no result of the course's can hold and that change any sum, minimum or maximum they
+# enter (about -3.4e38 and +3.4e38 as floats; -8388609 and 2139095038 as ints). Their difference is
+# odd, so that sums of any number of them, wrapped around at 32 bits, still differ.
+LOCAL_POISON = (0xFF7FFFFF, 0x7F7FFFFE)
+
 def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exercise, case: Case,
-             rng: np.random.Generator, guard: bool) -> dict:
+             rng: np.random.Generator, guard: bool, extra_args: tuple = ()) -> dict:
+    """Run one case and analyse its outputs; ``extra_args`` go after the contract's (those of
+    an instrumented kernel, see :mod:`.poison`)."""
     dev = ctx.devices[0]
-    inputs = {k: np.ascontiguousarray(v) for k, v in ex.make_inputs(case, rng).items()}
+    inputs = {k: np.ascontiguousarray(v) for k, v in ex.inputs(case, rng).items()}
     expected = ex.reference(case, {k: v.copy() for k, v in inputs.items()})
     mf = cl.mem_flags
     args, host, head, tail, whole = [], {}, {}, {}, {}
@@ -243,7 +251,7 @@ def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
             item = full.itemsize
             args.append(buf_g.get_sub_region(h * item, length * item) if guard else buf_g)
             host[arg.name], head[arg.name], tail[arg.name] = full, h, t
-    knl(queue, case.global_size, case.local_size, *args)
+    knl(queue, case.global_size, case.local_size, *args, *extra_args)
     try:
         queue.finish()
     except cl.Error as e:  # the kernel started but failed (a GPU's illegal address, say)
@@ -253,7 +261,18 @@ def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
         got[bname] = np.empty_like(host[bname])
         cl.enqueue_copy(queue, got[bname], buf_g)
     queue.finish()
-    return analyse(ex, case, inputs, expected, got, head, tail)
+    facts = analyse(ex, case, inputs, expected, got, head, tail)
+    facts["digest"] = _digest(ex, got)
+    return facts
+
+
+def _digest(ex: Exercise, got: dict) -> str:
+    """A fingerprint of a case's outputs (to tell whether two runs of it gave the same bits)."""
+    import hashlib
+    h = hashlib.sha1()
+    for buf in ex.outputs():
+        h.update(np.ascontiguousarray(got[buf.name]).tobytes())
+    return h.hexdigest()
 
 
 def warm(device: DeviceSpec, emit) -> callable:
@@ -289,7 +308,12 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
         emit(event="no_kernel", expected=ex.function, found=names)
         return
     path = Path(req["kernel_path"])
-    emit(event="built", warnings=build_warnings(prg, path, path.read_text()))
+    dev = ctx.devices[0]
+    largest = knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, dev)
+    poisoned = instrumented_kernel(ctx, ex, path) if req.get("poison") else None
+    emit(event="built", warnings=build_warnings(prg, path, path.read_text()),
+         poison_ready=poisoned is not None if req.get("poison") else None,
+         largest_work_group=int(largest))
     if req.get("speed"):
         speed_main(ctx, queue, ex, path, req, emit)
         return
@@ -297,8 +321,16 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
     for i, c in enumerate(req["cases"]):
         case = Case.from_json(c)
         emit(event="start", case=i)
+        if int(np.prod(case.local_size)) > largest:   # the contract allows it; this kernel here not
+            emit(event="result", case=i, ok=True, not_run=(
+                f"work-groups of {int(np.prod(case.local_size))} work-items: this device allows at "
+                f"most {largest} for this kernel"))
+            continue
         try:
-            facts = run_case(ctx, queue, knl, ex, case, rng, req["guard"])
+            if poisoned is None:
+                facts = run_case(ctx, queue, knl, ex, case, rng, req["guard"])
+            else:
+                facts = poisoned_runs(ctx, queue, poisoned, ex, case, rng, req["guard"])
         except KernelRunError as e:
             emit(event="run_error", case=i, message=str(e))
             break  # a GPU context is unusable after such an error
@@ -307,6 +339,41 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
             continue
         emit(event="result", case=i, **facts)
     emit(event="done")
+
+
+def instrumented_kernel(ctx: cl.Context, ex: Exercise, path: Path) -> cl.Kernel | None:
+    """The learner's kernel made to fill its local memory with a pattern first (see
+    :mod:`.poison`); None where that cannot be made: no local memory, a signature the contract
+    does not know, a source the instrumenting does not understand."""
+    from .poison import instrument
+    made = instrument(path.read_text(errors="replace"), ex.function)
+    contract = [a for a in ex.args if isinstance(a, LocalMem)]
+    if made is None or len(made.local_args) != len(contract):
+        return None
+    try:
+        return getattr(build_source(ctx, made.source, path), ex.function)
+    except (KernelBuildError, AttributeError):
+        return None
+
+
+def poisoned_runs(ctx, queue, knl: cl.Kernel, ex: Exercise, case: Case,
+                  rng: np.random.Generator, guard: bool) -> dict:
+    """The case run with the instrumented kernel three times on the same inputs: local memory
+    starting as the first pattern, again, then as the second. ``poison_changes``: the outputs
+    changed with the pattern but not between the two runs of the same one (the kernel read local
+    memory that nothing wrote); ``runs_differ``: they changed from run to run (a race?)."""
+    words = tuple(np.uint32(np.dtype(a.dtype).itemsize * max(a.length(case), 1) // 4)
+                  for a in ex.args if isinstance(a, LocalMem))
+    state = rng.bit_generator.state
+    runs = []
+    for pattern in (LOCAL_POISON[0], LOCAL_POISON[0], LOCAL_POISON[1]):
+        rng.bit_generator.state = state
+        runs.append(run_case(ctx, queue, knl, ex, case, rng, guard,
+                             extra_args=(*words, np.uint32(pattern))))
+    facts = runs[0]
+    facts["runs_differ"] = runs[1]["digest"] != runs[0]["digest"]
+    facts["poison_changes"] = runs[2]["digest"] != runs[0]["digest"] and not facts["runs_differ"]
+    return facts
 
 
 SPEED_ROUNDS = 3

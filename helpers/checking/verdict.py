@@ -1,10 +1,13 @@
 """The verdict: the device pass and the Oclgrind pass combined into a report.
 
 - device and Oclgrind both correct and Oclgrind silent: passed;
-- the device got it wrong, but Oclgrind ran those very cases correctly and reported nothing: passed,
-  and the learner is told the driver miscompiled a correct kernel (PoCL 3.x does so with the
-  interleaved tree reduction);
-- anything else: failed, with the case, what went wrong, where, and the likely mistake.
+- the device got it wrong, but Oclgrind, with every check it has, ran those very cases correctly and
+  reported nothing: passed, and the learner is told the driver miscompiled a correct kernel (PoCL
+  3.x does so with the interleaved tree reduction). Where Oclgrind had to leave its look for
+  uninitialized values out, the driver is never blamed: the check fills local memory with two
+  patterns in turn, and a kernel whose results change with them read local memory nothing wrote;
+- anything else: failed: what Oclgrind found at a line first, then what the device showed in the
+  most telling case, then the likely mistake (named only where its model matches the outputs).
 """
 
 from __future__ import annotations
@@ -51,9 +54,67 @@ def with_warnings(report: CheckReport) -> CheckReport:
         report.message += "\n  The compiler warns:\n" + indent(dp.warnings.splitlines(), "    ")
     return report
 
+def _not_run(dp: PassResult) -> str:
+    """A clause for the cases the device does not allow this kernel (too large a work-group)."""
+    skipped = dp.not_run()
+    if not skipped:
+        return ""
+    return (f" ({len(skipped)} more not run: " + dp.results[skipped[0]]["not_run"] + ")")
+
+
+def _looked_at_local(probe: PassResult | None) -> bool:
+    """Whether the check's own look at local memory ran (see .poison) on every case it was given."""
+    return (probe is not None and bool(probe.poison_ready) and bool(probe.results)
+            and all("poison_changes" in r for r in probe.results.values()))
+
+
+def _uninitialized_clause(op: PassResult, probe: PassResult | None) -> str:
+    """What covered the look for uninitialized values when Oclgrind's plugin could not run."""
+    why = op.skipped_why or "its plugin for them crashed on this kernel"
+    text = f" (Oclgrind could not look for uninitialized values: {why}, a gap in Oclgrind"
+    if _looked_at_local(probe):
+        return (text + f". Instead, {len(probe.cases)} cases ran with local memory starting as "
+                f"each of two patterns, with the same results: no result used local memory that "
+                f"nothing wrote. Uninitialized private variables were not looked for.)")
+    return text + ". Reads of memory nothing wrote were not looked for.)"
+
+
+def _uninitialized_local(ex: Exercise, where: str, probe: PassResult) -> list[str] | None:
+    """Sentences when the results of a case changed with what local memory held before it."""
+    changed = [i for i, r in sorted(probe.results.items()) if r.get("poison_changes")]
+    if not changed:
+        return None
+    case = probe.cases[changed[0]]
+    return [f"reads local memory that no work-item wrote: on {where}, case {case.label()} gives "
+            f"different results when local memory starts as two different patterns (a copy of "
+            f"your kernel filled it first; the inputs were the same). Every slot "
+            f"of local memory a work-item reads must first be written, in the same run, by a "
+            f"work-item of its work-group, with a barrier between. Look at the work-items with "
+            f"no element (past n) and at slots past the part of the tile this work-group filled."]
+
+
+def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
+    """A sentence when an exercise about its tile got right values without local memory: Oclgrind
+    counted no read or no write of it."""
+    if not ex.tiled or op.executed is None:
+        return None
+    loads, stores = op.executed.get("load local", 0), op.executed.get("store local", 0)
+    if loads and stores:
+        return None
+    what = ("never reads or writes local memory" if not loads and not stores else
+            "never reads local memory" if not loads else "never writes local memory")
+    return (f"gives the right values, but {what} (Oclgrind counted every instruction of "
+            f"{len(op.cases)} cases): this exercise is about the tile. Load the data each "
+            f"work-group shares into local memory once, wait at a barrier, then compute from "
+            f"the tile.")
+
+
 def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
-            seed: int, path: Path, options: CheckOptions) -> CheckReport:
-    """Combine the two passes into the report (see the module docstring)."""
+            seed: int, path: Path, options: CheckOptions,
+            probe: PassResult | None = None) -> CheckReport:
+    """Combine the two passes into the report (see the module docstring); ``probe``: the failing
+    cases run again with two local-memory patterns (when Oclgrind could not look for
+    uninitialized values)."""
     name = ex.name
     run_timeout, oclgrind_run_timeout = options.run_timeout, options.oclgrind_run_timeout
     header = f"{name} failed ({shown}, on {where}):"
@@ -63,10 +124,23 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     device_ok = dp.all_ok()
     gap = oclgrind_gap(op)
     if device_ok and gap:
-        line = f"✔ {name} passed on the device: {len(dp.cases)} cases correct on {where}. {gap}"
+        line = (f"✔ {name} passed on the device: {len(dp.cases) - len(dp.not_run())} cases "
+                f"correct on {where}{_not_run(dp)}. {gap}")
         return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=False)
+    found = _uninitialized_local(ex, where, probe) if probe is not None else None
+    if found is not None:   # the results changed with what local memory held: never passed
+        lines = found + device_failure(ex, dp, run_timeout, mistakes=False)
+        hints = [f"hint: {h}" for h in ex.hints[:2]]
+        msg = "\n".join([header, indent(lines), indent(hints), reproduce])
+        return CheckReport(name, False, msg, path, seed, dp, op)
+    untouched = _tile_unused(ex, op) if device_ok and oclgrind_clean else None
+    if untouched is not None:
+        msg = "\n".join([header, indent([untouched] + [f"hint: {h}" for h in ex.hints[:2]]),
+                         reproduce])
+        return CheckReport(name, False, msg, path, seed, dp, op)
     if device_ok and (op is None or oclgrind_clean):
-        line = f"✔ {name} passed: {len(dp.cases)} cases correct on {where}"
+        line = (f"✔ {name} passed: {len(dp.cases) - len(dp.not_run())} cases correct on "
+                f"{where}{_not_run(dp)}")
         if op is None:
             line += (". Oclgrind is not installed here, so out-of-bounds accesses, races and "
                      "uninitialized reads were not looked for (on Linux x86-64: pip install "
@@ -76,9 +150,26 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
                 ", uninitialized value or", " or")
             line += f"; Oclgrind: {n_small} small cases correct, {clean}."
             if op.skipped_plugin:
-                line += (f" ({op.skipped_plugin.capitalize()} were not looked for: Oclgrind's "
-                         f"plugin for them crashed on this kernel, a gap in Oclgrind.)")
+                line += _uninitialized_clause(op, probe)
         return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=op is not None)
+
+    if not device_ok and oclgrind_clean and op.skipped_plugin:
+        # Oclgrind ran the cases right, but without its look for uninitialized values, and the
+        # check's own look at local memory (above) found nothing or could not be made: the driver
+        # is not blamed, and a wrong result on the device is never passed on a partial look.
+        looked = ("local memory starting as two different patterns gave the same results, but "
+                  "private variables were not looked at" if _looked_at_local(probe) else
+                  "nor could this check look at local memory itself")
+        found = [f"gives wrong results on {where}, and right ones on Oclgrind, a reference OpenCL "
+                 f"implementation; but Oclgrind could not look for reads of memory nothing wrote "
+                 f"({op.skipped_why or 'its plugin for them crashed'}; {looked}), so this check "
+                 f"cannot tell a driver's miscompile from such a read. Look for a value read "
+                 f"before it was written (a private variable not set on every path, a slot of "
+                 f"local memory no work-item filled)."]
+        lines = found + device_failure(ex, dp, run_timeout)
+        hints = [f"hint: {h}" for h in ex.hints[:2]]
+        msg = "\n".join([header, indent(lines), indent(hints), reproduce])
+        return CheckReport(name, False, msg, path, seed, dp, op)
 
     if not device_ok and oclgrind_clean:
         wrong_cases = set(dp.failing())
@@ -86,7 +177,7 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
             wrong_cases.add(dp.crashed_in)
         refereed = {dp.cases[i].key() for i in wrong_cases if 0 <= i < len(dp.cases)}
         crash_outside_cases = dp.crashed_in is not None and not 0 <= dp.crashed_in < len(dp.cases)
-        ran = {c.key() for c in op.cases}
+        ran = {c.key() for i, c in enumerate(op.cases) if not op.results.get(i, {}).get("not_run")}
         # failing cases too large for Oclgrind: refereed by the smaller failing cases it did run
         # (a wrong answer at every size, as a miscompiled kernel gives), never alone
         too_big = [dp.cases[i] for i in sorted(wrong_cases) if 0 <= i < len(dp.cases)
@@ -106,9 +197,17 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
                    f"did:\n" + indent(device_failure(ex, dp, run_timeout)))
             return CheckReport(name, True, msg, path, seed, dp, op, miscompiled=True)
 
-    lines = device_failure(ex, dp, run_timeout)
+    # The most certain finding first: Oclgrind's (a divergent barrier, a race, an access outside a
+    # buffer, at its line where Oclgrind knows it), then what the device showed. After a race or a
+    # divergent barrier the device's results are undefined: a mistake read from their pattern
+    # would be a guess.
+    certain = op is not None and any(f.kind != "other" for f in op.findings)
+    undefined = op is not None and any(f.kind in ("race", "divergent_barrier", "divergence")
+                                       for f in op.findings)
+    lines = device_failure(ex, dp, run_timeout, mistakes=not undefined)
     if op is not None:
-        lines.extend(oclgrind_report(ex, op, shown))
+        found = oclgrind_report(ex, op, shown)
+        lines = found + lines if certain else lines + found
         if device_ok:
             # Correct on the device but not clean: the device hid a real bug.
             outside = {"out_of_bounds_read", "out_of_bounds_write"} & {f.kind for f in op.findings}

@@ -17,11 +17,14 @@ from .model import (
     Exercise,
     FindingHint,
     Inputs,
+    Limits,
     LocalMem,
     Mistake,
     Outputs,
     Performance,
     Scalar,
+    beyond_the_data,
+    device_limits,
     exercises,
     get,
     load_registry_file,
@@ -32,9 +35,14 @@ from .model import (
     rounded_up,
     two_d_case,
     unwritten,
+    uses_local_memory,
+    wide_floats,
+    wide_ints,
 )
 
-__all__ = ["REGISTRY", "Buffer", "Case", "Exercise", "FindingHint", "Inputs", "LocalMem", "Mistake",
-           "Outputs", "Performance", "Scalar", "exercises", "get", "load_registry_file",
+__all__ = ["REGISTRY", "Buffer", "Case", "Exercise", "FindingHint", "Inputs", "Limits", "LocalMem",
+           "Mistake",
+           "Outputs", "Performance", "Scalar", "beyond_the_data", "device_limits",
+           "exercises", "get", "load_registry_file",
            "one_d_cases", "random_floats", "random_ints", "register", "rounded_up", "two_d_case",
-           "unwritten"]
+           "unwritten", "uses_local_memory", "wide_floats", "wide_ints"]

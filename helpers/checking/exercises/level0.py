@@ -9,17 +9,28 @@ from .model import (
     Case,
     Exercise,
     Inputs,
+    Limits,
     Outputs,
     Scalar,
+    beyond_the_data,
     one_d_cases,
     random_floats,
     register,
+    wide_floats,
     wrong_index_mistakes,
 )
 
 
 def _copy(case: Case, inputs: Inputs) -> Outputs:
     return {"dst": inputs["src"].copy()}
+
+
+def guarded_extremes(limits: Limits) -> tuple[Case, ...]:
+    """One element per work-item, at the device's largest work-group: the data shorter than one
+    work-group, the range past it by less than one work-group and by several; values across the
+    whole range."""
+    local = limits.widest_1d()
+    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n}, values="wide"))
 
 
 register(Exercise(
@@ -45,4 +56,6 @@ register(Exercise(
         "The whole body is two lines: the index, then a guarded store dst[i] = src[i].",
     ),
     mistakes=wrong_index_mistakes("dst", _copy),
+    widest=guarded_extremes,
+    wide_inputs=lambda case, rng: {"src": wide_floats(rng, case["n"])},
 ))

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .level0 import guarded_extremes
 from .model import (
     Buffer,
     Case,
     Exercise,
     Inputs,
+    Limits,
     Mistake,
     Outputs,
     Scalar,
@@ -17,6 +19,7 @@ from .model import (
     one_d_cases,
     random_ints,
     register,
+    wide_ints,
     wrong_index_mistakes,
 )
 
@@ -27,6 +30,19 @@ def _sum(case: Case, inputs: Inputs) -> Outputs:
 
 def _sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     return {"a": random_ints(rng, case["n"]), "b": random_ints(rng, case["n"])}
+
+
+def _wide_sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    a, b = wide_ints(rng, case["n"])
+    return {"a": a, "b": b}
+
+
+def _multi_extremes(limits: Limits) -> tuple[Case, ...]:
+    """Fewer work-items than elements at the device's largest work-group: several rounds and a
+    leftover, and one round short of a full one; values across the int range."""
+    local = limits.widest_1d()
+    return (Case((2 * local,), (local,), {"n": 7 * local + 3}, values="wide"),
+            Case((local,), (local,), {"n": local + local // 2 + 1}, values="wide"))
 
 
 _SUM_ARGS = (
@@ -52,6 +68,8 @@ register(Exercise(
         "The global size may be larger than n: store only when i < n.",
     ),
     mistakes=wrong_index_mistakes("c", _sum),
+    widest=guarded_extremes,
+    wide_inputs=_wide_sum_inputs,
 ))
 
 
@@ -92,4 +110,6 @@ register(Exercise(
                 "{covered} elements. Loop while the index is below n instead of counting steps",
                 details=grid_stride_details),
     ),
+    widest=_multi_extremes,
+    wide_inputs=_wide_sum_inputs,
 ))

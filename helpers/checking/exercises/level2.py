@@ -14,14 +14,17 @@ from .model import (
     Exercise,
     FindingHint,
     Inputs,
+    Limits,
     LocalMem,
     Mistake,
     Outputs,
     Scalar,
+    beyond_the_data,
     random_floats,
     register,
     rounded_up,
     two_d_case,
+    wide_floats,
 )
 
 # Level 2: query_work_space (2-D).
@@ -84,6 +87,10 @@ register(Exercise(
         "get_global_id(0)]: dimension 0 runs along a row.",
     ),
     mistakes=_query_mistakes(),
+    widest=lambda limits: tuple(
+        Case(c.global_size, c.local_size, {"query": q})
+        for c in square_and_flat(limits, lambda w, h, loc: two_d_case(w, h, loc, {}))
+        for q in range(13)),
 ))
 
 
@@ -148,6 +155,21 @@ def _erosion_1d_cases() -> tuple[Case, ...]:
                  for n, loc, r in rows)
 
 
+def _erosion_1d_extremes(limits: Limits, tile: bool = False) -> tuple[Case, ...]:
+    """At the device's largest work-group (whose tile of local size + 2 * radius floats still
+    fits): the data shorter than one work-group, past it by less than one and by several, with a
+    halo wider than half a work-group in the last; values across the float range."""
+    local = limits.widest_1d(4 if tile else 0, 8 * 300 if tile else 0)
+    radii = (5, 3, min(local // 2 + 1, 300))
+    made = iter(radii)
+    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "radius": next(made)},
+                                                    values="wide"))
+
+
+def _wide_1d(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"in": wide_floats(rng, case["n"])}
+
+
 _EROSION_1D_MISTAKES = (
     Mistake("borders skipped", _borders_skipped_1d,
             "the {radius} element(s) at each end were not written: near the borders the window "
@@ -176,6 +198,8 @@ register(Exercise(
     hints=_EROSION_1D_HINTS,
     mistakes=_EROSION_1D_MISTAKES,
     finding_hints=(FindingHint("out_of_bounds_read", _CLIPPING, "global"),),
+    widest=_erosion_1d_extremes,
+    wide_inputs=_wide_1d,
 ))
 
 register(Exercise(
@@ -222,6 +246,9 @@ register(Exercise(
         FindingHint("out_of_bounds_write", "the tile holds local size + 2 * radius floats: an index "
                     "into it went past that", "local"),
     ),
+    widest=lambda limits: _erosion_1d_extremes(limits, tile=True),
+    tiled=True,
+    wide_inputs=_wide_1d,
 ))
 
 
@@ -249,6 +276,17 @@ def _frame_skipped(case: Case, inputs: Inputs) -> Outputs:
     mask[r:h - r, r:w - r] = False
     got[mask] = np.nan
     return {"out": got.ravel()}
+
+
+def square_and_flat(limits: Limits, make: Callable[[int, int, tuple[int, int]], Case]
+                    ) -> tuple[Case, ...]:
+    """2-D extremes: the largest square work-group, and the largest one a single row long, each
+    over a grid that is not a multiple of it and spills past it by less than one work-group.
+    ``make(width, height, local)`` builds the case."""
+    t = limits.widest_square()
+    row = 1 << (min(limits.work_group, limits.item_sizes[0]).bit_length() - 1)
+    return (make(2 * t + 5, t + 3, (t, t)), make(t // 2 + 1, 3 * t + 1, (t, t)),
+            make(row + 9, 3, (row, 1)))
 
 
 def _erosion_2d_cases() -> tuple[Case, ...]:
@@ -293,6 +331,9 @@ register(Exercise(
     ),
     finding_hints=(FindingHint("out_of_bounds_read", _CLIPPING.replace("0 .. n - 1", "the image"),
                                "global"),),
+    widest=lambda limits: square_and_flat(limits, lambda w, h, loc: two_d_case(
+        w, h, loc, {"width": w, "height": h, "radius": 2}, small_up_to=0)),
+    wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
 ))
 
 
@@ -354,4 +395,6 @@ register(Exercise(
                 "b was indexed by the row: in a[i][j] += a[i][j] * b[j], b's index is the column "
                 "j = get_global_id(0)"),
     ),
+    widest=lambda limits: square_and_flat(limits, lambda w, h, loc: two_d_case(
+        w, h, loc, {"rows": h, "cols": w, "repeat": 3}, small_up_to=0)),
 ))

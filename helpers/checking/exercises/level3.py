@@ -4,6 +4,7 @@ parallel_sum and mat_vec_mul, and the study kernels of their ladders, which the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -13,11 +14,13 @@ from .model import (
     Exercise,
     FindingHint,
     Inputs,
+    Limits,
     LocalMem,
     Mistake,
     Outputs,
     Performance,
     Scalar,
+    beyond_the_data,
     grid_stride_details,
     random_floats,
     random_ints,
@@ -25,6 +28,7 @@ from .model import (
     rounded_up,
     study_record,
     two_d_case,
+    wide_floats,
 )
 
 # Level 3: parallel_sum (notebook 07) and mat_vec_mul (notebook 08), and the study kernels of their
@@ -47,6 +51,15 @@ def _total(case: Case, partial: np.ndarray) -> np.ndarray:
 def _sum_cases(rows: list[tuple[int, int, int]]) -> tuple[Case, ...]:
     return tuple(Case((loc * groups,), (loc,), {"n": n}, small=n <= 5000 and loc * groups <= 5000)
                  for n, loc, groups in rows)
+
+
+def _sum_extremes(limits: Limits) -> tuple[Case, ...]:
+    """At the device's largest power-of-two work-group: fewer elements than one work-group, the
+    range past the data by less than one work-group and by several, and fewer work-items than
+    elements."""
+    local = limits.widest_1d(4)
+    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n})) + (
+        Case((2 * local,), (local,), {"n": 5 * local + 3}),)
 
 
 _SUM_ARGS_3 = (
@@ -84,7 +97,7 @@ register(Exercise(
     args=_SUM_ARGS_3,
     cases=_sum_cases([(1000, 64, 4), (4096, 256, 16), (10007, 128, 8), (50, 32, 4),
                       (1, 1, 1), (777, 16, 100), (3, 2, 1), (100000, 256, 30),
-                      ((1 << 20) + 3, 256, 120), (4099, 64, 64)]),
+                      ((1 << 20) + 3, 256, 120), (4099, 64, 64), (40, 32, 2)]),
     make_inputs=lambda case, rng: {"src": random_ints(rng, case["n"], 1000)},
     reference=_grid_stride_partials,
     view=_total,
@@ -99,6 +112,8 @@ register(Exercise(
                 "i += get_global_size(0))"),
     ),
     finding_hints=_SUM_FINDINGS,
+    widest=_sum_extremes,
+    tiled=True,
 ))
 
 
@@ -136,6 +151,15 @@ _MAT_VEC_ARGS = (
     Buffer("w", np.float32, "out", lambda c: c["height"]),
     LocalMem("partial", np.float32, lambda c: c.local_size[0]),
 )
+
+
+def _mat_vec_extremes(limits: Limits) -> tuple[Case, ...]:
+    """At the device's largest power-of-two work-group: rows shorter than one work-group, rows
+    longer than it by less than one, and fewer work-groups than rows."""
+    local = limits.widest_1d(4)
+    return tuple(Case((local * groups,), (local,), {"width": w, "height": h})
+                 for w, h, groups in ((local // 2 + 3, 5, 2), (2 * local + 5, 3, 3),
+                                      (local + 7, 20, 7)))
 
 
 def _mat_vec_inputs(case: Case, rng: np.random.Generator) -> Inputs:
@@ -182,6 +206,8 @@ register(Exercise(
         FindingHint("out_of_bounds_read", "m or v was read past its end: guard x < width and "
                     "y < height", "global"),
     ),
+    widest=_mat_vec_extremes,
+    tiled=True,
 ))
 
 
@@ -220,6 +246,15 @@ def _transpose_cases() -> tuple[Case, ...]:
     rows = [(16, 16, 4), (37, 23, 8), (100, 64, 16), (64, 1, 8), (1, 50, 4), (33, 33, 16),
             (500, 300, 16), (1024, 768, 16), (129, 257, 8)]
     return tuple(two_d_case(w, h, (t, t), {"width": w, "height": h}) for w, h, t in rows)
+
+
+def _transpose_extremes(limits: Limits) -> tuple[Case, ...]:
+    """The largest T x T work-group whose T x (T + 1) tile fits, over matrices that are not
+    multiples of T, one narrower than a tile; values across the float range."""
+    t = limits.widest_square(lambda t: 4 * t * (t + 1))
+    return tuple(replace(two_d_case(w, h, (t, t), {"width": w, "height": h}, small_up_to=0),
+                         values="wide")
+                 for w, h in ((2 * t + 5, t + 3), (t // 2 + 1, 3 * t + 1)))
 
 
 def _transposed_as_copy(case: Case, inputs: Inputs) -> Outputs:
@@ -277,6 +312,9 @@ register(Exercise(
                     "floats, rows of T + 1", "local"),
     ),
     performance=Performance(_transpose_perf(2048), _transpose_perf(512)),
+    widest=_transpose_extremes,
+    tiled=True,
+    wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
 ))
 
 
@@ -286,6 +324,13 @@ def _saxpy(case: Case, inputs: Inputs) -> Outputs:
 
 def _saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
+
+
+def _saxpy_extremes(limits: Limits) -> tuple[Case, ...]:
+    """Fewer work-items than elements at the device's largest work-group."""
+    local = limits.widest_1d()
+    return (Case((2 * local,), (local,), {"n": 7 * local + 3, "a": 2.5}),
+            Case((local,), (local,), {"n": local + local // 2 + 1, "a": 2.5}))
 
 
 def _saxpy_cases() -> tuple[Case, ...]:
@@ -341,6 +386,7 @@ register(Exercise(
     ),
     performance=Performance(_saxpy_perf(1 << 24, 1 << 16), _saxpy_perf(1 << 20, 1 << 13),
                             given=("level3.cl", "saxpy_chunks")),
+    widest=_saxpy_extremes,
 ))
 
 
@@ -423,6 +469,8 @@ register(Exercise(
                             # the table remedy runs 2 flops a round everywhere where the reordered
                             # solution averages 1.5: it is a remedy too, at about 75%
                             target=0.7),
+    widest=lambda limits: beyond_the_data(
+        limits.widest_1d(), lambda n, g: Case((g,), (limits.widest_1d(),), {"n": n, "rounds": 5})),
 ))
 
 # The slow kernels the exercises start from are checked against the same contracts.

@@ -11,6 +11,7 @@ from .model import (
     Exercise,
     FindingHint,
     Inputs,
+    Limits,
     LocalMem,
     Mistake,
     Outputs,
@@ -85,6 +86,14 @@ def _sgemm_cases() -> tuple[Case, ...]:
     return tuple(sgemm_case(m, n, k, t) for m, n, k, t in rows)
 
 
+def _sgemm_extremes(limits: Limits) -> tuple[Case, ...]:
+    """The largest T x T work-group whose two T x T tiles fit, with m, n and k no multiples of T
+    (one of them smaller than a tile)."""
+    t = limits.widest_square(lambda t: 8 * t * t)
+    return (sgemm_case(t + 3, 2 * t + 1, 2 * t + 7, t, small_up_to=0),
+            sgemm_case(t // 2 + 1, t + 5, t - 3 if t > 4 else 3, t, small_up_to=0))
+
+
 def _perf(side: int, t: int = 16) -> Case:
     return sgemm_case(side, side, side, t, small_up_to=0)
 
@@ -155,4 +164,6 @@ register(Exercise(
     ),
     performance=Performance(_perf(512), _perf(256), peak="compute",
                             flops=lambda c: 2.0 * c["m"] * c["n"] * c["k"]),
+    widest=_sgemm_extremes,
+    tiled=True,
 ))

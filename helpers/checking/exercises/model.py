@@ -35,6 +35,8 @@ class Case:
     local_size: tuple[int, ...]
     params: dict[str, int] = field(default_factory=dict)
     small: bool = False
+    # "wide": inputs across the range the contract allows (the record's ``wide_inputs``)
+    values: str = ""
 
     def __getitem__(self, key: str) -> int:
         return self.params[key]
@@ -43,19 +45,21 @@ class Case:
         sizes = ", ".join(f"{k}={v}" for k, v in self.params.items())
         g = "x".join(map(str, self.global_size))
         loc = "x".join(map(str, self.local_size))
-        return f"{sizes}, global {g}, local {loc}"
+        wide = ", values across the whole allowed range" if self.values == "wide" else ""
+        return f"{sizes}, global {g}, local {loc}{wide}"
 
     def key(self) -> tuple:
         """What identifies the case (a Case holds a dict, so it is not hashable itself)."""
-        return (self.global_size, self.local_size, tuple(sorted(self.params.items())))
+        return (self.global_size, self.local_size, tuple(sorted(self.params.items())), self.values)
 
     def to_json(self) -> dict:
         return {"global_size": list(self.global_size), "local_size": list(self.local_size),
-                "params": dict(self.params), "small": self.small}
+                "params": dict(self.params), "small": self.small, "values": self.values}
 
     @classmethod
     def from_json(cls, d: dict) -> Case:
-        return cls(tuple(d["global_size"]), tuple(d["local_size"]), dict(d["params"]), d["small"])
+        return cls(tuple(d["global_size"]), tuple(d["local_size"]), dict(d["params"]), d["small"],
+                   d.get("values", ""))
 
     @property
     def work_items(self) -> int:
@@ -103,6 +107,58 @@ class LocalMem:
 
 
 Arg = Buffer | Scalar | LocalMem
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a device allows a launch: work-items per work-group, per dimension, local memory."""
+
+    work_group: int
+    item_sizes: tuple[int, ...]
+    local_bytes: int
+
+    def widest_1d(self, local_bytes_per_item: int = 0, extra_local_bytes: int = 0) -> int:
+        """The largest power-of-two work-group of a 1-D kernel whose local memory fits."""
+        size = 1 << (min(self.work_group, self.item_sizes[0]).bit_length() - 1)
+        while size > 1 and size * local_bytes_per_item + extra_local_bytes > self.local_bytes:
+            size //= 2
+        return size
+
+    def widest_square(self, local_bytes: Callable[[int], int] = lambda t: 0) -> int:
+        """The largest T (a power of two) of a T x T work-group whose local memory fits."""
+        t = 1
+        while (2 * t) ** 2 <= self.work_group and 2 * t <= min(self.item_sizes[:2]) \
+                and local_bytes(2 * t) <= self.local_bytes:
+            t *= 2
+        return t
+
+
+def device_limits(dev) -> Limits:
+    """The :class:`Limits` of a pyopencl device."""
+    return Limits(int(dev.max_work_group_size), tuple(int(x) for x in dev.max_work_item_sizes),
+                  int(dev.local_mem_size))
+
+
+def uses_local_memory(ex: Exercise, path: Path) -> bool:
+    """Whether the record hands the kernel local memory, or its source declares some."""
+    import re
+    if any(isinstance(a, LocalMem) for a in ex.args):
+        return True
+    try:
+        return re.search(r"\b(__)?local\b", path.read_text(errors="replace")) is not None
+    except OSError:
+        return False
+
+
+def beyond_the_data(local: int, make: Callable[[int, int], Case], several: bool = True
+                    ) -> tuple[Case, ...]:
+    """1-D extremes at work-group size ``local``: fewer elements than one work-group, a range
+    past the data by less than one work-group, and (``several``) by several work-groups.
+    ``make(n, global_size)`` builds the case."""
+    out = [make(local // 2 + 3, local), make(2 * local + 5, 3 * local)]
+    if several:
+        out.append(make(local + 7, 5 * local))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -186,6 +242,33 @@ class Exercise:
     study_file: str = ""
     # A level-3 performance exercise: the check also times it (see Performance).
     performance: Performance | None = None
+    # The extremes of the contract on a device: cases made from its limits (see Limits), added
+    # to ``cases`` by :meth:`cases_for`; and inputs across the whole range the contract allows,
+    # for the cases whose ``values`` is "wide".
+    widest: Callable[[Limits], tuple[Case, ...]] | None = None
+    # The exercise is about its tile: a kernel that never reads and writes local memory fails.
+    tiled: bool = False
+    wide_inputs: Callable[[Case, np.random.Generator], Inputs] | None = None
+
+    def cases_for(self, limits: Limits | None) -> list[Case]:
+        """The record's cases, then those of the extremes ``limits`` allow (none without them)."""
+        out = list(self.cases)
+        if limits is not None and self.widest is not None:
+            keys = {c.key() for c in out}
+            out += [c for c in self.widest(limits) if c.key() not in keys]
+        return out
+
+    def fits(self, case: Case, limits: Limits) -> bool:
+        """Whether a device of these limits can launch ``case`` (work-group and local memory)."""
+        local = sum(np.dtype(a.dtype).itemsize * a.length(case) for a in self.args
+                    if isinstance(a, LocalMem))
+        return (int(np.prod(case.local_size)) <= limits.work_group and local <= limits.local_bytes
+                and all(x <= m for x, m in zip(case.local_size, limits.item_sizes, strict=False)))
+
+    def inputs(self, case: Case, rng: np.random.Generator) -> Inputs:
+        if case.values == "wide" and self.wide_inputs is not None:
+            return self.wide_inputs(case, rng)
+        return self.make_inputs(case, rng)
 
     @property
     def function(self) -> str:
@@ -250,6 +333,28 @@ def random_ints(rng: np.random.Generator, n: int, bound: int = 1 << 20) -> np.nd
     return x
 
 
+def wide_floats(rng: np.random.Generator, n: int) -> np.ndarray:
+    """float32 values of both signs whose magnitudes spread from 1e-30 to 1e30 (log-uniform; all
+    normal numbers, never zero): what a kernel that starts a minimum at 1000.0f, or compares
+    magnitudes where it means values, gets wrong."""
+    mag = 10.0 ** rng.uniform(-30, 30, n)
+    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    return (sign * mag).astype(np.float32)
+
+
+def wide_ints(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two int32 arrays across the whole int32 range whose element-wise sums still fit in an int
+    (signed overflow is undefined in OpenCL C): what arithmetic in float or in a narrower type
+    gets wrong."""
+    info = np.iinfo(np.int32)
+    a = rng.integers(info.min, info.max, n, endpoint=True, dtype=np.int64)
+    lo = np.maximum(info.min - a, info.min)
+    hi = np.minimum(info.max - a, info.max)
+    b = lo + (rng.random(n) * (hi - lo + 1)).astype(np.int64)
+    b = np.minimum(b, hi)
+    return a.astype(np.int32), b.astype(np.int32)
+
+
 def two_d_case(width: int, height: int, local: tuple[int, int], params: dict[str, int],
                small_up_to: int = 8192) -> Case:
     """A 2-D case over a width x height grid (dimension 0 = column), the range rounded up to the
@@ -301,7 +406,8 @@ def study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) -
     contract of exercise ``base`` on ``cases`` (launches that kernel supports)."""
     return register(replace(get(base), name=f"{base}:{function}", kernel=function,
                             title=f"study kernel {function} ({file})", cases=cases,
-                            study_file=file, mistakes=(), performance=None))
+                            study_file=file, mistakes=(), performance=None, widest=None,
+                            tiled=False))
 
 
 def grid_stride_details(case: Case) -> dict:

@@ -1,0 +1,89 @@
+"""Kernels the checker's authors did not write: unusual correct ones under tests/right/EXERCISE/, and
+wrong ones (the way learners err) under tests/wrong/EXERCISE/, each with a comment saying why it is
+right or wrong. Every right kernel passes and every wrong one fails, on every CPU implementation the
+suite runs on; where the first sentence of a diagnosis matters, the test says what it must name.
+
+The wrong kernels that test_exercises.py already checks with their diagnoses are left to it."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.checking import run_check
+
+from .conftest import TESTS
+from .test_exercises import WRONG_FLOAT_COPY, WRONG_KERNELS
+
+RIGHT = sorted(f"{p.parent.name}/{p.stem}" for p in (TESTS / "right").glob("*/*.cl"))
+KNOWN = set(WRONG_KERNELS) | {f"float_copy/{k}" for k in WRONG_FLOAT_COPY}
+WRONG = sorted(f"{p.parent.name}/{p.stem}" for p in (TESTS / "wrong").glob("*/*.cl")
+               if p.parent.name != "block_sum" and f"{p.parent.name}/{p.stem}" not in KNOWN)
+
+# kernel -> fragments the first line of the diagnosis must hold (alternatives in tuples)
+FIRST_LINE = {
+    # Oclgrind's uninitialized-value plugin crashes on the int4: the check's own look at local
+    # memory finds the slots nobody wrote, and the driver is not blamed
+    "parallel_sum/gid_guarded_scratch": ["reads local memory that no work-item wrote"],
+    # right at T <= 16, outside the fixed tile at the device's widest T
+    "transpose/fixed_tile_16": [("write outside a buffer", "wrong", "were not written",
+                                 "crashed")],
+    "erosion_1d_local/global_only": ["never reads or writes local memory",
+                                     "this exercise is about the tile"],
+    "sgemm_tiled/no_tiles": ["never reads or writes local memory"],
+    # the line-precise finding leads
+    "transpose/return_before_barrier": ["return_before_barrier.cl:", "divergent barrier"],
+    "erosion_1d_local/early_return": [("divergent barrier", "data race")],
+    "mat_vec_mul/barrier_in_branch": ["divergent barrier"],
+    "mat_vec_mul/tree_per_chunk": ["divergent barrier"],
+    "parallel_sum/half_is_a_type": ["does not compile"],
+}
+
+# kernel -> fragments the diagnosis must not hold anywhere
+NEVER = {
+    # 2-D, as many work-items as elements: no "guard the store"
+    "query_work_space/row_stride_local": ["guard the store"],
+    "parallel_sum/gid_guarded_scratch": ["miscompiled"],
+}
+
+
+def _first_line(message: str) -> str:
+    """The diagnosis's first sentence (Oclgrind's heading line taken with its first finding)."""
+    lines = message.splitlines()
+    if len(lines) < 2:
+        return lines[0]
+    first = lines[1].strip()
+    return first + " " + lines[2].strip() if first.endswith("reports:") else first
+
+
+@pytest.mark.parametrize("kernel", RIGHT)
+def test_an_unusual_right_kernel_passes(kernel, oclgrind_present):
+    name = kernel.split("/")[0]
+    report = run_check(name, TESTS / "right" / f"{kernel}.cl", run_timeout=20)
+    assert report.passed, report.message
+    # the device decided alone only where Oclgrind has a gap, and then it says so
+    assert report.oclgrind_available or "gap in Oclgrind" in report.message
+
+
+@pytest.mark.parametrize("kernel", WRONG)
+def test_an_unseen_wrong_kernel_fails_and_its_first_line_names_the_mistake(kernel,
+                                                                           oclgrind_present):
+    name = kernel.split("/")[0]
+    report = run_check(name, TESTS / "wrong" / f"{kernel}.cl", run_timeout=20)
+    assert not report.passed, report.message
+    assert "Traceback" not in report.message and "Warning" not in report.message, report.message
+    first = _first_line(report.message)
+    for fragment in FIRST_LINE.get(kernel, []):
+        either = fragment if isinstance(fragment, tuple) else (fragment,)
+        assert any(x in first for x in either), f"{fragment!r} not in the first line:\n{first}"
+    for fragment in NEVER.get(kernel, []):
+        assert fragment not in report.message, report.message
+
+
+def test_every_wrong_and_right_kernel_says_why_in_its_first_comment():
+    for kind in ("right", "wrong"):
+        for path in (TESTS / kind).glob("*/*.cl"):
+            if path.parent.name == "block_sum" or kind == "wrong" and \
+                    f"{path.parent.name}/{path.stem}" in KNOWN:
+                continue
+            head = path.read_text()[:400]
+            assert f"{kind.upper()}:" in head, f"{path}: no {kind.upper()}: comment at the top"
