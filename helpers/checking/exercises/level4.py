@@ -122,7 +122,8 @@ register(Exercise(
     hints=(
         "Start from the plain product: col = get_global_id(0), row = get_global_id(1), and "
         "sum += a[row * k + j] * b[j * n + col] for j < k, stored when row < m and col < n. It "
-        "passes; then replace the one loop over j by two.",
+        "gives the right values (and the check says it never uses the tiles); then replace the "
+        "one loop over j by two.",
         "The outer loop steps k0 = 0, T, 2T, ... while k0 < k (T = get_local_size(0)). In each "
         "step work-item (lx, ly) copies a[row][k0 + lx] into a_tile[ly * T + lx] and "
         "b[k0 + ly][col] into b_tile[ly * T + lx], or 0.0f where that element is outside a or b.",
