@@ -115,7 +115,10 @@ def _passes(chk: Check, dev) -> CheckReport:
         if dp.hung_in is not None:
             op = oclgrind_pass(chk, small[:2], HANG_OCLGRIND_TIMEOUT)
             if op is not None:
-                lines.extend(oclgrind_report(ex, op, shown))
+                # a divergent barrier is the usual reason a kernel never ends: that comes first
+                found = oclgrind_report(ex, op, shown)
+                lines = found + lines if any(f.kind != "other" for f in op.findings) \
+                    else lines + found
         msg = "\n".join([f"{name} failed ({shown}, on {where}):", indent(lines)])
         return with_warnings(CheckReport(name, False, msg, path, seed, dp, op))
 
