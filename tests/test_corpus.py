@@ -25,8 +25,11 @@ FIRST_LINE = {
     # memory finds the slots nobody wrote, and the driver is not blamed
     "parallel_sum/gid_guarded_scratch": ["reads local memory that no work-item wrote"],
     # right at T <= 16, outside the fixed tile at the device's widest T
+    # (on the H100 the driver allows this kernel 256 work-items: Oclgrind runs T = 32)
     "transpose/fixed_tile_16": [("write outside a buffer", "wrong", "were not written",
-                                 "crashed")],
+                                 "crashed", "the contract allows larger ones")],
+    "parallel_sum/fixed_local_256": [("write outside a buffer", "wrong", "crashed",
+                                      "the contract allows larger ones")],
     "erosion_1d_local/global_only": ["never reads or writes local memory",
                                      "this exercise is about the tile"],
     "sgemm_tiled/no_tiles": ["never reads or writes local memory"],

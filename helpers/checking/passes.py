@@ -210,7 +210,9 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
     from ..device import oclgrind_device
     from .exercises import device_limits
     chosen = [c for c in ex.cases if c.small]
-    extra = list(device_pass.failing())
+    # the failing cases, and those the device could not launch with this kernel (work-groups
+    # larger than it allows this kernel, as NVIDIA's driver does for static local arrays)
+    extra = list(device_pass.failing()) + device_pass.not_run()
     if device_pass.crashed_in is not None and 0 <= device_pass.crashed_in < len(device_pass.cases):
         extra.append(device_pass.crashed_in)
     grind = oclgrind_device()

@@ -208,7 +208,17 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     if op is not None:
         found = oclgrind_report(ex, op, shown)
         lines = found + lines if certain else lines + found
-        if device_ok:
+        unlaunched = {dp.cases[i].key() for i in dp.not_run()}
+        wrong_there = [i for i in op.failing() if op.cases[i].key() in unlaunched]
+        if device_ok and (wrong_there or unlaunched and op.findings):
+            # right wherever the device could launch it; Oclgrind ran the larger work-groups the
+            # contract allows, and there it is wrong
+            lines.insert(0, f"is right on {where} at every work-group size it allows this kernel, "
+                         f"but the contract allows larger ones, which Oclgrind ran: "
+                         + ("see what it reports." if op.findings else "the results are wrong:"))
+            for i in wrong_there[:1]:
+                lines.extend("  " + x for x in describe_case(ex, op.cases[i], op.results[i]))
+        elif device_ok:
             # Correct on the device but not clean: the device hid a real bug.
             outside = {"out_of_bounds_read", "out_of_bounds_write"} & {f.kind for f in op.findings}
             if outside:
