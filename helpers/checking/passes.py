@@ -217,8 +217,12 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
         extra.append(device_pass.crashed_in)
     grind = oclgrind_device()
     limits = device_limits(grind) if grind is not None else None
-    for i in extra:
-        c = device_pass.cases[i]
+    candidates = [device_pass.cases[i] for i in extra]
+    # and the smallest of the contract's extremes at Oclgrind's own limits: a device that lets a
+    # local array's overflow go unseen (PoCL's local memory is 2 MiB) gets a referee that sees it
+    if limits is not None and ex.widest is not None:
+        candidates += sorted(ex.widest(limits), key=lambda c: c.work_items)[:1]
+    for c in candidates:
         if c.key() not in {x.key() for x in chosen} and c.work_items <= OCLGRIND_BUDGET \
                 and (limits is None or ex.fits(c, limits)):
             chosen.append(c)
