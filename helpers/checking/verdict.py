@@ -123,21 +123,24 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     oclgrind_clean = op is not None and op.all_ok() and not op.findings
     device_ok = dp.all_ok()
     gap = oclgrind_gap(op)
+
+    def failed(lines: list[str]) -> CheckReport:
+        """The failed report: the diagnosis's lines, two hints, how to reproduce the inputs."""
+        hints = [f"hint: {h}" for h in ex.hints[:2]]
+        msg = "\n".join([header, indent(lines)] + ([indent(hints)] if hints else [])
+                        + [reproduce])
+        return CheckReport(name, False, msg, path, seed, dp, op, oclgrind_available=op is not None)
+
     if device_ok and gap:
         line = (f"✔ {name} passed on the device: {len(dp.cases) - len(dp.not_run())} cases "
                 f"correct on {where}{_not_run(dp)}. {gap}")
         return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=False)
     found = _uninitialized_local(ex, where, probe) if probe is not None else None
     if found is not None:   # the results changed with what local memory held: never passed
-        lines = found + device_failure(ex, dp, run_timeout, mistakes=False)
-        hints = [f"hint: {h}" for h in ex.hints[:2]]
-        msg = "\n".join([header, indent(lines), indent(hints), reproduce])
-        return CheckReport(name, False, msg, path, seed, dp, op)
+        return failed(found + device_failure(ex, dp, run_timeout, mistakes=False))
     untouched = _tile_unused(ex, op) if device_ok and oclgrind_clean else None
     if untouched is not None:
-        msg = "\n".join([header, indent([untouched] + [f"hint: {h}" for h in ex.hints[:2]]),
-                         reproduce])
-        return CheckReport(name, False, msg, path, seed, dp, op)
+        return failed([untouched])
     if device_ok and (op is None or oclgrind_clean):
         line = (f"✔ {name} passed: {len(dp.cases) - len(dp.not_run())} cases correct on "
                 f"{where}{_not_run(dp)}")
@@ -166,10 +169,7 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
                  f"cannot tell a driver's miscompile from such a read. Look for a value read "
                  f"before it was written (a private variable not set on every path, a slot of "
                  f"local memory no work-item filled)."]
-        lines = found + device_failure(ex, dp, run_timeout)
-        hints = [f"hint: {h}" for h in ex.hints[:2]]
-        msg = "\n".join([header, indent(lines), indent(hints), reproduce])
-        return CheckReport(name, False, msg, path, seed, dp, op)
+        return failed(found + device_failure(ex, dp, run_timeout))
 
     if not device_ok and oclgrind_clean:
         wrong_cases = set(dp.failing())
@@ -251,6 +251,4 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
             lines.append(gap)
     else:
         lines.append("(Oclgrind is not installed here, so it could not point at the line.)")
-    hints = [f"hint: {h}" for h in ex.hints[:2]]
-    msg = "\n".join([header, indent(lines)] + ([indent(hints)] if hints else []) + [reproduce])
-    return CheckReport(name, False, msg, path, seed, dp, op, oclgrind_available=op is not None)
+    return failed(lines)

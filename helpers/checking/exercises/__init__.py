@@ -33,6 +33,7 @@ from .model import (
     random_ints,
     register,
     rounded_up,
+    short_of_the_data,
     two_d_case,
     unwritten,
     uses_local_memory,
@@ -44,5 +45,6 @@ __all__ = ["REGISTRY", "Buffer", "Case", "Exercise", "FindingHint", "Inputs", "L
            "Mistake",
            "Outputs", "Performance", "Scalar", "beyond_the_data", "device_limits",
            "exercises", "get", "load_registry_file",
-           "one_d_cases", "random_floats", "random_ints", "register", "rounded_up", "two_d_case",
+           "one_d_cases", "random_floats", "random_ints", "register", "rounded_up",
+           "short_of_the_data", "two_d_case",
            "unwritten", "uses_local_memory", "wide_floats", "wide_ints"]

@@ -19,6 +19,7 @@ from .model import (
     one_d_cases,
     random_ints,
     register,
+    short_of_the_data,
     wide_ints,
     wrong_index_mistakes,
 )
@@ -41,8 +42,7 @@ def _multi_extremes(limits: Limits) -> tuple[Case, ...]:
     """Fewer work-items than elements at the device's largest work-group: several rounds and a
     leftover, and one round short of a full one; values across the int range."""
     local = limits.widest_1d()
-    return (Case((2 * local,), (local,), {"n": 7 * local + 3}, values="wide"),
-            Case((local,), (local,), {"n": local + local // 2 + 1}, values="wide"))
+    return short_of_the_data(local, lambda n, g: Case((g,), (local,), {"n": n}, values="wide"))
 
 
 _SUM_ARGS = (

@@ -4,6 +4,7 @@ memory, 2-D) and matrix_vector."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -161,9 +162,9 @@ def _erosion_1d_extremes(limits: Limits, tile: bool = False) -> tuple[Case, ...]
     halo wider than half a work-group in the last; values across the float range."""
     local = limits.widest_1d(4 if tile else 0, 8 * 300 if tile else 0)
     radii = (5, 3, min(local // 2 + 1, 300))
-    made = iter(radii)
-    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "radius": next(made)},
-                                                    values="wide"))
+    cases = beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n}, values="wide"))
+    return tuple(replace(c, params={**c.params, "radius": r})
+                 for c, r in zip(cases, radii, strict=True))
 
 
 def _wide_1d(case: Case, rng: np.random.Generator) -> Inputs:
@@ -283,8 +284,7 @@ def square_and_flat(limits: Limits, make: Callable[[int, int, tuple[int, int]], 
     """2-D extremes: the largest square work-group, and the largest one a single row long, each
     over a grid that is not a multiple of it and spills past it by less than one work-group.
     ``make(width, height, local)`` builds the case."""
-    t = limits.widest_square()
-    row = 1 << (min(limits.work_group, limits.item_sizes[0]).bit_length() - 1)
+    t, row = limits.widest_square(), limits.widest_1d()
     return (make(2 * t + 5, t + 3, (t, t)), make(t // 2 + 1, 3 * t + 1, (t, t)),
             make(row + 9, 3, (row, 1)))
 

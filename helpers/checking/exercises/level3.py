@@ -26,6 +26,7 @@ from .model import (
     random_ints,
     register,
     rounded_up,
+    short_of_the_data,
     study_record,
     two_d_case,
     wide_floats,
@@ -329,8 +330,7 @@ def _saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 def _saxpy_extremes(limits: Limits) -> tuple[Case, ...]:
     """Fewer work-items than elements at the device's largest work-group."""
     local = limits.widest_1d()
-    return (Case((2 * local,), (local,), {"n": 7 * local + 3, "a": 2.5}),
-            Case((local,), (local,), {"n": local + local // 2 + 1, "a": 2.5}))
+    return short_of_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "a": 2.5}))
 
 
 def _saxpy_cases() -> tuple[Case, ...]:
@@ -428,6 +428,11 @@ def _woven_cases() -> tuple[Case, ...]:
                  for n, loc, r in rows)
 
 
+def _woven_extremes(limits: Limits) -> tuple[Case, ...]:
+    local = limits.widest_1d()
+    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "rounds": 5}))
+
+
 def _woven_perf(n: int, rounds: int) -> Case:
     return Case((n,), (256,), {"n": n, "rounds": rounds})
 
@@ -469,8 +474,7 @@ register(Exercise(
                             # the table remedy runs 2 flops a round everywhere where the reordered
                             # solution averages 1.5: it is a remedy too, at about 75%
                             target=0.7),
-    widest=lambda limits: beyond_the_data(
-        limits.widest_1d(), lambda n, g: Case((g,), (limits.widest_1d(),), {"n": n, "rounds": 5})),
+    widest=_woven_extremes,
 ))
 
 # The slow kernels the exercises start from are checked against the same contracts.

@@ -161,6 +161,12 @@ def beyond_the_data(local: int, make: Callable[[int, int], Case], several: bool 
     return tuple(out)
 
 
+def short_of_the_data(local: int, make: Callable[[int, int], Case]) -> tuple[Case, ...]:
+    """1-D extremes with fewer work-items than elements at work-group size ``local``: several
+    rounds and a leftover, and one round and a half. ``make(n, global_size)`` builds the case."""
+    return (make(7 * local + 3, 2 * local), make(local + local // 2 + 1, local))
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A typical mistake, recognized by the outputs it produces.
