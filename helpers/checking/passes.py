@@ -55,7 +55,6 @@ class PassResult:
     warm: bool = False               # its worker was started before the check asked
     marks: dict[str, float] = field(default_factory=dict)  # when what happened (apart.Outcome)
     poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
-    largest_work_group: int | None = None  # the most work-items a work-group of it may have here
 
     def not_run(self) -> list[int]:
         """Cases the contract allows but this device does not for this kernel (too large)."""
@@ -127,7 +126,6 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             result.built = True
             result.warnings = ev.get("warnings", "")
             result.poison_ready = ev.get("poison_ready")
-            result.largest_work_group = ev.get("largest_work_group")
             current = 0
             return run_timeout
         if kind == "build_error":
