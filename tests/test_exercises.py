@@ -96,6 +96,16 @@ def test_oclgrind_stops_at_its_first_reports(oclgrind_present):
     assert not report.passed and "write outside a buffer" in report.message
 
 
+
+def test_oclgrind_stops_after_the_case_that_reported(oclgrind_present):
+    """A missing barrier races in every case; Oclgrind reports it in the first and would spend a
+    fifth of a second on the next (4096 work-items): the pass ends with the case that reported."""
+    report = run_check("parallel_sum", TESTS / "wrong" / "parallel_sum" / "no_barrier.cl")
+    op = report.oclgrind_pass
+    assert op is not None and op.cut_short, report.message
+    assert 0 in op.results and len(op.results) < len(op.cases)
+    assert "data race" in report.message and "barrier is missing" in report.message
+
 # exercise/file under tests/wrong -> fragments the diagnosis must contain (alternatives in tuples)
 WRONG_KERNELS = {
     "sum_ints/local_id": ["likely mistake: only the first 32 elements were written",

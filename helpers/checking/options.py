@@ -10,7 +10,7 @@ RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
 OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
 HANG_OCLGRIND_TIMEOUT = 20.0  # after a hang on the device: what Oclgrind sees in a short run
 SPEED_TIMEOUT = 120.0        # the speed pass: the device's peaks (once) and three kernels
-REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported a finding
+REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported, if its case never ends
 OUTPUT_LIMIT = 1 << 20       # bytes a check's process may print (kernel printf) before it is stopped
 OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run on Oclgrind
 

@@ -12,6 +12,7 @@ sentences (those are :mod:`.diagnosis`'s).
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -117,7 +118,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     log = child.dir / "oclgrind.log"
     log_from = log.stat().st_size if log.exists() else 0
     current = -1   # -1: building; i: in case i
-    reported_at = [None]
+    reported_at, ended_reporting, looked = [None], [False], [0.0]
 
     def on_event(ev: dict) -> float | None:
         nonlocal current
@@ -138,6 +139,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             i = ev.pop("case")
             result.results[i] = ev
             current = len(result.results)
+            if device.is_oclgrind and reported():
+                ended_reporting[0] = True     # the case that reported has ended: stop here
             if first_failure and not ev.get("ok") and result.stopped_at is None:
                 result.stopped_at = i
                 stop.set()
@@ -158,18 +161,22 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             f.seek(log_from)
             return f.read().decode(errors="replace")
 
-    looked = [0.0]
+    def reported() -> bool:
+        if log.exists() and log.stat().st_size > log_from and oclgrind.parse(new_log()):
+            reported_at[0] = reported_at[0] or time.perf_counter()
+        return reported_at[0] is not None
 
     def watch() -> bool:
         # Oclgrind goes on simulating every work-item after its reports (a wild loop of writes
-        # makes it take minutes): once it has reported, what it said is the verdict.
-        import time
+        # makes it take minutes, a race in a case of 4096 work-items a fifth of a second): once
+        # it has reported, the pass stops at the end of that case (see on_event), or REPORT_GRACE
+        # seconds after the report if the case never ends.
         now = time.perf_counter()
         if reported_at[0] is None and now > looked[0]:
             looked[0] = now + 0.25
-            if oclgrind.parse(new_log()):
-                reported_at[0] = now
-        return reported_at[0] is not None and now - reported_at[0] > REPORT_GRACE
+            reported()
+        return reported_at[0] is not None and (ended_reporting[0]
+                                               or now - reported_at[0] > REPORT_GRACE)
 
     request = {"exercise": chk.ex.name, "kernel_path": str(chk.path),
                "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
