@@ -8,6 +8,9 @@ fresh process per pass, the mode before warm workers). CPU time is that of this 
 children, live workers included (:func:`helpers.checking.profile.cpu_seconds`), as a mean per check.
 
     python tools/check_times.py --device intel --out results/check-times-....json
+
+``--all``: every exercise of the course, its solution and the first of its wrong kernels in
+``tests/wrong/`` (in name order), after the five kernels of issue 20's first measurement.
 """
 
 from __future__ import annotations
@@ -33,6 +36,16 @@ KERNELS = [("float_copy", None), ("erosion_2d", None), ("parallel_sum", None),
            ("parallel_sum", "tests/wrong/parallel_sum/no_barrier.cl")]
 
 
+def every_exercise() -> list[tuple[str, str | None]]:
+    from helpers.checking.exercises import exercises
+    rows = list(KERNELS)
+    for ex in exercises():
+        wrong = sorted((ROOT / "tests" / "wrong" / ex.name).glob("*.cl"))[:1]
+        rows += [k for k in [(ex.name, None)] + [(ex.name, str(w.relative_to(ROOT))) for w in wrong]
+                 if k not in rows]
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device")
@@ -40,6 +53,7 @@ def main() -> int:
     parser.add_argument("--pause", type=float, default=1.0)
     parser.add_argument("--sequential", action="store_true")
     parser.add_argument("--no-workers", action="store_true")
+    parser.add_argument("--all", action="store_true", help="every exercise (see above)")
     parser.add_argument("--out")
     args = parser.parse_args()
     if args.sequential:
@@ -47,7 +61,7 @@ def main() -> int:
     if args.no_workers:
         os.environ["COURSE_WORKERS"] = "0"
     rows = []
-    for name, kernel in KERNELS:
+    for name, kernel in every_exercise() if args.all else KERNELS:
         path = ROOT / kernel if kernel else None
         run_check(name, path, solutions=True, device=args.device)
         walls, verdicts = [], set()

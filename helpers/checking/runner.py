@@ -397,6 +397,7 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dic
     # Rounds in turn (yours, the solution, the given; again), keeping each kernel's fastest
     # median: a burst of other work on a laptop then slows one round, not one kernel's figure.
     best: dict[str, dict] = {}
+    references: dict = {}
     for r in range(SPEED_ROUNDS):
         for i, (role, record, kpath) in enumerate(kernels):
             if role in best and "error" in best[role]:
@@ -404,7 +405,7 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dic
             emit(event="start", case=r * len(kernels) + i)
             try:
                 t = time_exercise(ctx, queue, record, case, kernel=kpath, seed=req["seed"],
-                                  verify=r == 0)
+                                  verify=r == 0, references=references)
             except (AssertionError, cl.Error) as e:
                 best[role] = {"error": str(e).splitlines()[0]}
                 continue
