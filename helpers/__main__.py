@@ -98,7 +98,8 @@ def _grade(args: argparse.Namespace) -> int:
     from .checking.grade import GradeUsageError, grade, summary
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
-                       require_speed=args.require_speed, notebooks=args.notebooks)
+                       require_speed=args.require_speed, notebooks=args.notebooks,
+                       max_archive_mb=args.max_archive_mb)
     except GradeUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -198,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--notebooks", action="store_true",
                    help="also run each learner's notebooks/ under nbval (solutions off, small sizes, "
                         "a time limit per notebook) and report the first failing cell")
+    p.add_argument("--max-archive-mb", type=float, default=50.0,
+                   help="an archive of submissions that would expand past this many MB is refused "
+                        "(default 50)")
     p = sub.add_parser("profile", help="where the time of a small OpenCL program goes; "
                                         "profile check NAME: where a check's time goes")
     p.add_argument("what", nargs="?", choices=["check"], help="check: profile a check")

@@ -15,7 +15,10 @@ profile) runs in a child started here, never in the notebook's process.
   ``printf``, a crash message) goes to a file instead, which the parent watches for size.
 - **Limits.** The parent gives each request a time limit that an event may renew (a build, then the
   run), an output limit, a stop flag and a watch of its own; past any of them the child's whole
-  process group is killed and the outcome says why. A child that dies leaves its exit code or
+  process group is killed and the outcome says why. A child that builds or runs a learner's kernel
+  also has bounds of its own: memory, file size and CPU time (:func:`learner_limits`). Every child
+  starts in an empty folder of its own, with only the environment it needs
+  (:func:`child_environment`). A child that dies leaves its exit code or
   signal and the last telling line it printed (:func:`crash_summary`).
 - **Warm workers.** :data:`POOL` keeps a child that finished its requests cleanly for the next one
   with the same task, device and environment (and owner: the grader gives each learner their
@@ -69,9 +72,78 @@ def workers_enabled() -> bool:
     return os.environ.get(WORKERS_VARIABLE, "1") not in ("0", "")
 
 
+# What a child keeps of its parent's environment: what Python, the OpenCL drivers and the course
+# read, and nothing else (no tokens, keys or paths of whoever started the notebook or the grader).
+KEPT_VARIABLES = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
+                  "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "XDG_CACHE_HOME",
+                  "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "OPENCL_VENDOR_PATH",
+                  "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+                  "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP")
+KEPT_PREFIXES = ("LC_", "COURSE_", "POCL_", "PYOPENCL_", "OCLGRIND_", "CL_CONFIG_", "INTEL_",
+                 "TBB_", "ROCR_", "HSA_", "GPU_DEVICE_")
+
+
 def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of a child that runs kernels for the course."""
-    return {**os.environ, **(extra or {}), CHILD_VARIABLE: "1", "PYTHONUNBUFFERED": "1"}
+    """The environment of a child that runs kernels for the course: the parent's variables that
+    Python and OpenCL need (see KEPT_VARIABLES), this package first on the module path."""
+    kept = {k: v for k, v in os.environ.items()
+            if k in KEPT_VARIABLES or k.startswith(KEPT_PREFIXES)}
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return {**kept, **(extra or {}), "PYTHONPATH": path, CHILD_VARIABLE: "1",
+            "PYTHONUNBUFFERED": "1"}
+
+
+# A child of these tasks builds or runs a learner's kernel: it gets bounds of its own (set in the
+# child before anything is built), so that a kernel whose macros expand without end, or that
+# writes or computes without end, stops there and is told so.
+LEARNER_TASKS = ("check", "probe")
+MEMORY_VARIABLE = "COURSE_CHECK_MEMORY_MB"
+MEMORY_MB = 2048             # data memory of one child (a check peaks at about 400 MB)
+FILE_BYTES = 64 << 20        # the largest file it may write (its output is cut at 1 MiB anyway)
+CPU_SECONDS = 600            # CPU time for one request (its wall time is bounded by the caller)
+
+
+def memory_limit_mb() -> int:
+    try:
+        return max(256, int(os.environ.get(MEMORY_VARIABLE, MEMORY_MB)))
+    except ValueError:
+        return MEMORY_MB
+
+
+def learner_limits() -> None:
+    """In the child: memory (RLIMIT_DATA: the heap and every private writable mapping, so the
+    compiler's too; not RLIMIT_AS, which a GPU driver's address-space reservations exceed at
+    once), file size and the core dump off. The CPU time is renewed for each request
+    (:func:`renew_cpu`)."""
+    try:
+        import resource
+    except ImportError:   # Windows: no rlimits; the caller's time and output limits remain
+        return
+    memory = memory_limit_mb() << 20
+    for which, value in ((resource.RLIMIT_DATA, memory), (resource.RLIMIT_FSIZE, FILE_BYTES),
+                         (resource.RLIMIT_CORE, 0)):
+        _, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(which, (value, hard))
+    # a write past the file limit fails with EFBIG instead of killing the process
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def renew_cpu() -> None:
+    """In the child, before a request: CPU_SECONDS more of CPU time than it has used (past it the
+    kernel's process gets SIGXCPU, which the caller reports)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    spent = int(used.ru_utime + used.ru_stime) + 1
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = spent + CPU_SECONDS
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
@@ -140,7 +212,7 @@ class Child:
             [sys.executable, "-W", "ignore::RuntimeWarning:runpy", "-m", "helpers.apart",
              key.task, key.device or "null"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output,
-            env=child_environment(env), cwd=ROOT, bufsize=0,
+            env=child_environment(env), cwd=self.dir, bufsize=0,
             start_new_session=(os.name == "posix"))
         self.events: queue.Queue = queue.Queue()   # (arrival time, event); None when it died
         self.ready = False
@@ -418,6 +490,9 @@ def child_main(task: str, device_json: str) -> int:
         events.write(json.dumps(event) + "\n")
         events.flush()
 
+    learner = task in LEARNER_TASKS
+    if learner:
+        learner_limits()
     from .device import DeviceSpec
     spec = json.loads(device_json)
     device = DeviceSpec(**spec) if spec else None
@@ -432,6 +507,8 @@ def child_main(task: str, device_json: str) -> int:
     for line in sys.stdin:
         if not line.strip():
             continue
+        if learner:
+            renew_cpu()
         try:
             serve(json.loads(line), emit)
         except Exception:   # the task's own failure (a bug of the course's): say it, then die

@@ -227,19 +227,23 @@ def moved_bytes(ex, case) -> int:
 def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
                   kernel: str | Path | None = None, warmup: int = 2, repeats: int = 10,
                   seed: int | None = None, verify: bool = True,
-                  references: dict | None = None) -> dict:
+                  references: dict | None = None, source: str | None = None) -> dict:
     """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.checking.exercises.Case`), checking
     the first launch's output against the reference (``verify``). Default kernel: the learner's
     once it has passed its check, the solution until then. ``references``: a dict that keeps the
     reference's outputs between calls on the same case and seed (timing several kernels of one
-    exercise, numpy's answer on a large case is computed once)."""
+    exercise, numpy's answer on a large case is computed once). ``source``: the kernel's text, when
+    it was read already (a learner's kernel is built from the text the check read, never the file
+    again)."""
     from .checking.exercises import LocalMem, Scalar, get
     from .checking.passed import kernel_to_measure
-    from .kernels import build_file, display_path
+    from .kernels import build_file, build_source, display_path
 
     ex = get(name)
     path = Path(kernel) if kernel is not None else kernel_to_measure(name)
-    knl = cl.Kernel(build_file(ctx, path, reuse=True), ex.function)
+    prg = build_source(ctx, source, path) if source is not None else build_file(ctx, path,
+                                                                                  reuse=True)
+    knl = cl.Kernel(prg, ex.function)
     rng = np.random.default_rng(seed)
     inputs = ex.make_inputs(case, rng)
     mf = cl.mem_flags

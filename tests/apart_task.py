@@ -20,6 +20,10 @@ def warm(device, emit):
             emit(event="echo", value=req.get("value"))
         elif what == "modules":
             emit(event="modules", loaded=sorted({"matplotlib", "ipywidgets"} & set(sys.modules)))
+        elif what == "environ":
+            import resource
+            emit(event="environ", names=sorted(os.environ), cwd=os.getcwd(), files=os.listdir("."),
+                 data=resource.getrlimit(resource.RLIMIT_DATA)[0])
         elif what == "sleep":
             time.sleep(req.get("seconds", 60))
         elif what == "flood":

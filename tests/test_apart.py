@@ -130,8 +130,8 @@ def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     from helpers.device import DeviceSpec, oclgrind_device
     ex = get("parallel_sum")
     small = [c for c in ex.cases if c.small]
-    chk = Check(ex, ROOT / "tests" / "wrong" / "parallel_sum" / "barrier_in_branch.cl", 1,
-                CheckOptions(), apart.Lease())
+    path = ROOT / "tests" / "wrong" / "parallel_sum" / "barrier_in_branch.cl"
+    chk = Check(ex, path, 1, CheckOptions(), apart.Lease(), path.read_text())
     spec = DeviceSpec.of(oclgrind_device())
     try:
         passes = [run_pass(chk, spec, small, guard=False, env=oclgrind_environment(),

@@ -8,7 +8,7 @@ import numpy as np
 import pyopencl as cl
 import pytest
 
-from helpers import cache, sgemm, studies, tuning
+from helpers import apart, cache, sgemm, studies, tuning
 from helpers.device import course_context
 from helpers.sgemm import SPACE, Config
 
@@ -131,6 +131,8 @@ def test_a_guided_search_lists_each_configuration_once(cq, tmp_path, monkeypatch
 def test_a_tuning_child_that_dies_is_a_sentence(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
+    # the test task reads what to do from APART_TASK_DO, which a child keeps only if told to
+    monkeypatch.setattr(apart, "KEPT_VARIABLES", (*apart.KEPT_VARIABLES, "APART_TASK_DO"))
     monkeypatch.setenv("APART_TASK_DO", "abort")
     _, queue = cq
     with pytest.raises(tuning.TuningFailed, match="(?s)ended without a result.*dying on purpose"):
@@ -167,6 +169,8 @@ def test_the_device_check_runs_the_ladder(cq):
 def test_a_tuning_child_that_hangs_silently_is_stopped(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
+    # the test task reads what to do from APART_TASK_DO, which a child keeps only if told to
+    monkeypatch.setattr(apart, "KEPT_VARIABLES", (*apart.KEPT_VARIABLES, "APART_TASK_DO"))
     monkeypatch.setenv("APART_TASK_DO", "sleep")
     monkeypatch.setattr(tuning, "START_GRACE", 2.0)
     _, queue = cq

@@ -220,6 +220,28 @@ def most_telling(p: PassResult, failing: list[int], ordinary: int | None = None)
     return min(failing, key=lambda i: (not p.results[i].get("mistakes"), not specific(i),
                                        ordinary is not None and i >= ordinary, share(i), i))
 
+# what a process prints when it hit the check's memory or file-size bound (apart.learner_limits)
+_OUT_OF_MEMORY = ("out of memory", "bad_alloc", "Cannot allocate memory", "Buffer allocation failed")
+_FILE_TOO_LARGE = ("File too large",)
+
+
+def crash_sentence(how: str, where: str, building: bool, output: str) -> str:
+    """Why the process that built or ran the kernel died, as far as its signal and output tell."""
+    from ..apart import CPU_SECONDS, memory_limit_mb
+    if building and any(k in output for k in _OUT_OF_MEMORY + _FILE_TOO_LARGE):
+        return (f"the compiler ran out of memory building your kernel ({how}; the check allows "
+                f"{memory_limit_mb()} MiB): a macro that expands without end, or an enormous "
+                f"initializer? Keep macros small and tables short.")
+    if how == "SIGXCPU":
+        return (f"used more than {CPU_SECONDS} s of CPU time {where} and was stopped: an endless "
+                f"loop, or far more work than the exercise needs?")
+    if any(k in output for k in _OUT_OF_MEMORY):
+        return (f"ran out of memory {where} ({how}; the check allows {memory_limit_mb()} MiB): a "
+                f"private or local array far larger than the exercise needs?")
+    return (f"crashed the process running it ({how}) {where}: the usual cause is a write (or read) "
+            f"far outside a buffer.")
+
+
 def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bool = True
                    ) -> list[str]:
     """Sentences for what went wrong in the device pass (empty when it was all correct);
@@ -250,8 +272,7 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         sig = -p.exit_code if p.exit_code and p.exit_code < 0 else None
         name = signal.Signals(sig).name if sig and sig in signal.Signals._value2member_map_ \
             else f"exit code {p.exit_code}"
-        lines.append(f"crashed the process running it ({name}) {label(p.crashed_in)}: the usual "
-                     f"cause is a write (or read) far outside a buffer.")
+        lines.append(crash_sentence(name, label(p.crashed_in), p.crashed_in < 0, p.output))
         tail = output_tail(p)
         if tail:
             lines.append("the process printed:\n" + tail)

@@ -25,11 +25,14 @@ import shutil
 import tarfile
 import tempfile
 import threading
+import unicodedata
 import zipfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
+
+from .learner import KERNEL_BYTES, NOTEBOOK_BYTES, RefusedFile, read_regular
 
 STATUSES = ("passed", "failed", "missing", "crashed", "timed out")
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
@@ -62,14 +65,30 @@ def _safe_members(names: list[str], archive: Path) -> None:
                                   f"it was not unpacked")
 
 
-def unpack(archive: Path, into: Path) -> Path:
-    """Unpack a zip or tar archive into ``into`` after checking that no path escapes it (``..``,
-    absolute paths) and that it holds no links or devices."""
+ARCHIVE_MB = 50              # an archive that would expand past this is refused (--max-archive-mb)
+ARCHIVE_MEMBERS = 20000      # ... or that holds more members than this
+# the only members unpacked: a learner's kernels and notebooks (the rest is never written)
+_WANTED = re.compile(r"^(?:[^/]+/)*kernels/[^/]+\.cl$|^(?:[^/]+/)*notebooks/[^/]+\.ipynb$")
+
+
+def _member_limit(name: str) -> int:
+    return KERNEL_BYTES if name.endswith(".cl") else NOTEBOOK_BYTES
+
+
+def unpack(archive: Path, into: Path, max_mb: float = ARCHIVE_MB) -> Path:
+    """Unpack the kernels and notebooks of a zip or tar archive into ``into``: its members counted
+    and their sizes summed first (refused past ``max_mb`` MB or ARCHIVE_MEMBERS members), no path
+    that escapes (``..``, absolute), no link or device, each file within its own size limit."""
     try:
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as z:
-                _safe_members(z.namelist(), archive)
-                z.extractall(into)
+                infos = z.infolist()
+                _safe_members([i.filename for i in infos], archive)
+                _within(archive, len(infos), sum(i.file_size for i in infos), max_mb)
+                for info in infos:
+                    if not info.is_dir() and _WANTED.match(info.filename):
+                        with z.open(info) as src:
+                            _write_capped(src, into, info.filename, archive)
         else:
             with tarfile.open(archive) as t:
                 members = t.getmembers()
@@ -78,9 +97,15 @@ def unpack(archive: Path, into: Path) -> Path:
                     if not (m.isfile() or m.isdir()):
                         raise GradeUsageError(f"{archive.name} holds {m.name!r}, which is not a "
                                               f"plain file or folder: it was not unpacked")
-                t.extractall(into, filter="data")
+                _within(archive, len(members), sum(m.size for m in members), max_mb)
+                for m in members:
+                    if m.isfile() and _WANTED.match(m.name):
+                        src = t.extractfile(m)
+                        if src is not None:
+                            _write_capped(src, into, m.name, archive)
     except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError) as e:
         raise GradeUsageError(f"{archive} could not be read as an archive ({e})") from None
+    into.mkdir(parents=True, exist_ok=True)
     # an archive of one folder that holds the learners: grade inside it
     entries = [p for p in into.iterdir() if not p.name.startswith((".", "__MACOSX"))]
     if len(entries) == 1 and entries[0].is_dir() and not (entries[0] / "kernels").is_dir():
@@ -88,25 +113,53 @@ def unpack(archive: Path, into: Path) -> Path:
     return into
 
 
+def _within(archive: Path, count: int, total: int, max_mb: float) -> None:
+    if count > ARCHIVE_MEMBERS:
+        raise GradeUsageError(f"{archive.name} holds {count} members, more than the "
+                              f"{ARCHIVE_MEMBERS} a class's archive may have: it was not unpacked")
+    if total > max_mb * 1e6:
+        raise GradeUsageError(f"{archive.name} would expand to {total / 1e6:.0f} MB, more than "
+                              f"the {max_mb:g} MB allowed (--max-archive-mb raises it): it was not "
+                              f"unpacked")
+
+
+def _write_capped(src, into: Path, name: str, archive: Path) -> None:
+    """One member written under ``into``, read no further than its limit (a member's declared
+    size may lie)."""
+    limit = _member_limit(name)
+    data = src.read(limit + 1)
+    if len(data) > limit:
+        raise GradeUsageError(f"{archive.name}: {name} is larger than the {limit >> 20} MiB a "
+                              f"{Path(name).suffix} file may have: it was not unpacked")
+    target = into / PurePosixPath(name.replace("\\", "/"))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+
+
 def learners(root: Path) -> dict[str, Path]:
     """The learner folders under ``root`` by name; a sentence for every layout that cannot be
     graded."""
     if not root.is_dir():
         raise GradeUsageError(f"{root} is not a folder or an archive of learners' folders")
-    found = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
+    # a link is never followed: a learner's folder, or its kernels/, that is a link is not theirs
+    found = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()
+                   and not p.name.startswith((".", "__")))
     if not found:
         raise GradeUsageError(f"{root} holds no learner folders: put one folder per learner in it, "
                               f"each with its kernels/ folder")
-    without = [p.name for p in found if not (p / "kernels").is_dir()]
+    without = [p.name for p in found if not (p / "kernels").is_dir() or (p / "kernels").is_symlink()]
     if without:
-        raise GradeUsageError(f"these learner folders have no kernels/ folder: {', '.join(without)} "
-                              f"(each learner's folder is laid out like the course)")
+        raise GradeUsageError(f"these learner folders have no kernels/ folder: "
+                              f"{', '.join(map(shown_name, without))} (each learner's folder is "
+                              f"laid out like the course)")
     seen: dict[str, str] = {}
     for p in found:
-        key = p.name.casefold()
+        key = unicodedata.normalize("NFC", p.name).casefold()
         if key in seen:
-            raise GradeUsageError(f"two learners' folders differ only in case ({seen[key]!r} and "
-                                  f"{p.name!r}): a gradebook could not tell their rows apart")
+            raise GradeUsageError(f"two learners' folders differ only in case or in how their "
+                                  f"letters are encoded ({shown_name(seen[key])!r} and "
+                                  f"{shown_name(p.name)!r}): a gradebook could not tell their "
+                                  f"rows apart")
         seen[key] = p.name
     return {p.name: p for p in found}
 
@@ -168,7 +221,8 @@ def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
 def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | None = None,
           only: list[str] | None = None, require_speed: bool = False,
           run_timeout: float | None = None, notebooks: bool = False,
-          notebook_timeout: float = NOTEBOOK_TIMEOUT, progress: bool = True) -> list[Grade]:
+          notebook_timeout: float = NOTEBOOK_TIMEOUT, progress: bool = True,
+          max_archive_mb: float = ARCHIVE_MB) -> list[Grade]:
     """Grade every learner of ``submissions`` on every exercise (or ``only`` these) and, with
     ``notebooks``, run each learner's notebooks; write grades.csv, details.json and report.html
     into ``out``. Returns the grades."""
@@ -190,7 +244,7 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
     with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
         tmp = Path(tmp)
         if submissions.is_file() and submissions.name.endswith(ARCHIVES):
-            root = unpack(submissions, tmp / "unpacked")
+            root = unpack(submissions, tmp / "unpacked", max_archive_mb)
         elif submissions.is_file():
             raise GradeUsageError(f"{submissions} is neither a folder nor an archive "
                                   f"({', '.join(ARCHIVES)})")
@@ -199,18 +253,24 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
         found = learners(root)
         # private copies of the kernels: checks never read a file a learner's folder still holds
         work: list[tuple[str, str, Path | None]] = []
+        refused: list[Grade] = []
         for learner, folder in found.items():
             mine = tmp / "kernels" / learner
             mine.mkdir(parents=True)
             for name in names:
                 src = folder / "kernels" / f"{name}.cl"
-                if src.is_file():
-                    shutil.copyfile(src, mine / f"{name}.cl")
-                    work.append((learner, name, mine / f"{name}.cl"))
-                else:
+                if not os.path.lexists(src):
                     work.append((learner, name, None))
+                    continue
+                try:   # a regular file within its size, never through a link
+                    data = read_regular(src, KERNEL_BYTES, f"kernels/{name}.cl")
+                except RefusedFile as e:
+                    refused.append(Grade(learner, name, "failed", f"{e}: it was not graded"))
+                    continue
+                (mine / f"{name}.cl").write_bytes(data)
+                work.append((learner, name, mine / f"{name}.cl"))
         grades: list[Grade] = [Grade(lr, ex, "missing", f"kernels/{ex}.cl was not handed in")
-                               for lr, ex, path in work if path is None]
+                               for lr, ex, path in work if path is None] + refused
         columns = list(names)
         notebook_work = []
         if notebooks:
@@ -263,11 +323,16 @@ def course_copy(learner_folder: Path, into: Path) -> Path:
     for part in ("helpers", "kernels", "solutions", "results"):
         shutil.copytree(ROOT / part, into / part,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for src in (learner_folder / "kernels").glob("*.cl"):
-        shutil.copyfile(src, into / "kernels" / src.name)
     (into / "notebooks").mkdir()
-    for nb in sorted((learner_folder / "notebooks").glob("*.ipynb")):
-        shutil.copyfile(nb, into / "notebooks" / nb.name)
+    for folder, pattern, limit in (("kernels", "*.cl", KERNEL_BYTES),
+                                   ("notebooks", "*.ipynb", NOTEBOOK_BYTES)):
+        if (learner_folder / folder).is_symlink():
+            continue
+        for src in sorted((learner_folder / folder).glob(pattern)):
+            try:   # regular files only, within their size, never through a link
+                (into / folder / src.name).write_bytes(read_regular(src, limit))
+            except RefusedFile:
+                continue
     return into
 
 
@@ -285,22 +350,74 @@ def _first_failure(junit: Path) -> tuple[str, str] | None:
     return None
 
 
+_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\w+)["']""")
+
+
+def code_cells(notebook: Path) -> list[str]:
+    """The sources of a notebook's code cells ([] for a file that is not a notebook)."""
+    try:
+        cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    out = []
+    for cell in cells if isinstance(cells, list) else []:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            text = cell.get("source", "")
+            out.append("".join(text) if isinstance(text, list) else str(text))
+    return out
+
+
+def check_calls(notebook: Path) -> list[str]:
+    """The exercises a notebook's code cells check (``check("NAME")``), in order."""
+    found: list[str] = []
+    for text in code_cells(notebook):
+        found += [m for m in _CHECK_CALL.findall(text) if m not in found]
+    return found
+
+
+def missing_checks(notebook: Path) -> str:
+    """What the learner's notebook lacks of the course's notebook of the same name ("" when
+    nothing): a cell that checks an exercise, or most of its code cells."""
+    from ..kernels import ROOT
+    course = ROOT / "notebooks" / notebook.name
+    mine = set(check_calls(notebook))
+    lacking = [n for n in check_calls(course) if n not in mine]
+    if lacking:
+        return f"lacks the cells that check {', '.join(lacking)}"
+    have, want = len(code_cells(notebook)), len(code_cells(course))
+    if have < want:
+        return f"has {have} code cells where the course's has {want}"
+    return ""
+
+
 def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float) -> Grade:
     """Run one of the learner's notebooks under nbval in a child process (solutions off, small
     sizes, a time limit per cell and for the whole notebook); the first failing cell is the
     diagnosis."""
     import subprocess
     import sys
+
+    from .. import apart
     column = f"notebook {notebook.stem}"
+    missing = missing_checks(notebook)
+    if missing:
+        return Grade(learner, column, "failed",
+                     f"{notebook.name} {missing}: a notebook counts only when all its cells, "
+                     f"its checks among them, run")
     junit = copy / f"{notebook.stem}.junit.xml"
-    env = {**os.environ, "COURSE_SOLUTIONS": "0", "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
-           "PYTHONPATH": str(copy), "COURSE_CACHE": str(copy / ".cache")}
+    # the environment a child of the course gets (none of the instructor's variables), its home
+    # the learner's private copy; the notebook's processes get the check's memory and file bounds
+    env = {**apart.child_environment(), "COURSE_SOLUTIONS": "0", "COURSE_SMALL": "1",
+           "MPLBACKEND": "Agg", "PYTHONPATH": str(copy), "COURSE_CACHE": str(copy / ".cache"),
+           "HOME": str(copy)}
+    env.pop(apart.CHILD_VARIABLE)
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
            "--rootdir", str(copy), "--nbval-lax", "--nbval-current-env",
            f"--nbval-cell-timeout={CELL_TIMEOUT}", f"--junitxml={junit}", str(notebook)]
     try:
         run = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True,
-                             timeout=timeout, start_new_session=True)
+                             timeout=timeout, start_new_session=True,
+                             preexec_fn=apart.learner_limits if os.name == "posix" else None)
     except subprocess.TimeoutExpired:
         return Grade(learner, column, "timed out",
                      f"{notebook.name} did not finish within {timeout:g} s")
@@ -335,7 +452,7 @@ def write_outputs(grades: list[Grade], learners_: list[str], names: list[str], o
         w.writerow(["learner", *names, "passed", "of"])
         for lr in learners_:
             row = [cells[lr][n] for n in names]
-            w.writerow([lr, *row, sum(s == "passed" for s in row), len(names)])
+            w.writerow([csv_cell(lr), *row, sum(s == "passed" for s in row), len(names)])
     (out / "details.json").write_text(json.dumps(
         {"exercises": names, "learners": learners_, "grades": [asdict(g) for g in grades]},
         indent=1) + "\n")
@@ -391,15 +508,28 @@ pre {{ white-space: pre-wrap; max-width: 60em; font-size: 85%; }}
 """
 
 
+def csv_cell(text: str) -> str:
+    """A learner-controlled cell that a spreadsheet will not run as a formula (OWASP's advice on
+    CSV injection: a leading =, +, -, @, tab or carriage return is quoted with ')."""
+    return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+
+
+def shown_name(name: str) -> str:
+    """A learner's name as a terminal may print it: control characters (escape codes and the
+    like) written as escapes."""
+    return "".join(c if not unicodedata.category(c).startswith("C") else
+                   c.encode("unicode_escape").decode("ascii") for c in name)
+
+
 def summary(grades: list[Grade], learners_: list[str], names: list[str]) -> str:
     """The class as a text table (a letter a cell) and the per-exercise line."""
     letter = {"passed": "P", "failed": "F", "missing": "-", "crashed": "C", "timed out": "T"}
     cells = table(grades, learners_, names)
-    width = max(len(lr) for lr in learners_)
+    width = max(len(shown_name(lr)) for lr in learners_)
     lines = [f"{'':<{width}}  " + " ".join(f"{i + 1:>2}" for i in range(len(names)))]
     for lr in learners_:
         row = [cells[lr][n] for n in names]
-        lines.append(f"{lr:<{width}}  " + " ".join(f"{letter[s]:>2}" for s in row)
+        lines.append(f"{shown_name(lr):<{width}}  " + " ".join(f"{letter[s]:>2}" for s in row)
                      + f"   {sum(s == 'passed' for s in row)}/{len(names)}")
     lines.append("")
     for i, (n, s) in enumerate(per_exercise(grades, names).items()):

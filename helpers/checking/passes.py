@@ -83,6 +83,7 @@ class Check:
     seed: int
     options: CheckOptions
     lease: apart.Lease
+    source: str = ""                 # the kernel's text, read once: what every pass builds
 
 
 def worker_key(device: DeviceSpec, env: dict[str, str], owner: str) -> apart.Key:
@@ -178,7 +179,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
         return reported_at[0] is not None and (ended_reporting[0]
                                                or now - reported_at[0] > REPORT_GRACE)
 
-    request = {"exercise": chk.ex.name, "kernel_path": str(chk.path),
+    request = {"exercise": chk.ex.name, "kernel_path": str(chk.path), "source": chk.source,
                "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
                "registry_files": list(chk.options.registry_files), "speed": speed,
                "poison": poison}

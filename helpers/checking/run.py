@@ -17,6 +17,7 @@ from threading import Event
 from .. import apart
 from ..device import DeviceSpec, choose_device, describe
 from ..kernels import KERNELS, display_path, kernel_path
+from . import learner
 from .diagnosis import device_failure, indent, oclgrind_report, speed_report
 from .exercises import device_limits, get, load_registry_file, uses_local_memory
 from .options import HANG_OCLGRIND_TIMEOUT, SPEED_TIMEOUT, CheckOptions
@@ -66,7 +67,16 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
         raise CheckUsageError(f"There is no kernel file {display_path(path)}.")
     seed = secrets.randbits(31) if options.seed is None else options.seed
     dev = choose_device(options.device)
-    chk = Check(ex, path, seed, options, apart.Lease())
+    # built from its own text alone, read once here: not from the file (which may change, or be
+    # a link), nor with any include path
+    try:
+        source = learner.kernel_text(path, display_path(path))
+        refused = learner.self_contained(source, display_path(path))
+    except learner.RefusedFile as e:
+        source, refused = "", str(e)
+    chk = Check(ex, path, seed, options, apart.Lease(), source)
+    if refused is not None:
+        return refused_report(chk, dev, refused)
     report = None
     try:
         report = _passes(chk, dev)
@@ -76,6 +86,15 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
         dp = report.device_pass if report is not None else None
         chk.lease.release(report is not None and dp is not None and (
             report.passed and not report.miscompiled or bool(dp.build_error or dp.no_kernel)))
+
+
+def refused_report(chk: Check, dev, why: str) -> CheckReport:
+    """The verdict on a kernel file that is not built at all (an include, not text, too large):
+    a build error to the grader, since no device ever saw it."""
+    dp = PassResult(DeviceSpec.of(dev), [])
+    dp.build_error = why
+    msg = f"{chk.ex.name} failed ({display_path(chk.path)}, not built):\n{indent([why])}"
+    return CheckReport(chk.ex.name, False, msg, chk.path, chk.seed, dp)
 
 
 def _passes(chk: Check, dev) -> CheckReport:
@@ -133,7 +152,8 @@ def _passes(chk: Check, dev) -> CheckReport:
         more = oclgrind_pass(chk, extra, options.oclgrind_run_timeout, first_failure=True)
         op = merged(op, more) if op is not None and more is not None else (more or op)
     probe = None
-    if op is not None and op.skipped_plugin and not op.findings and uses_local_memory(ex, path):
+    if op is not None and op.skipped_plugin and not op.findings and \
+            uses_local_memory(ex, chk.source):
         # Oclgrind could not look for uninitialized values: the check's own look at local memory
         # (see .poison), on the smallest cases the device got wrong, else on the small cases.
         wrong = sorted(dp.failing(), key=lambda i: dp.cases[i].work_items)[:2]

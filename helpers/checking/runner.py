@@ -20,7 +20,7 @@ import numpy as np
 import pyopencl as cl
 
 from ..device import DeviceSpec, find_device
-from ..kernels import KernelBuildError, build_file, build_source, build_warnings
+from ..kernels import KernelBuildError, build_source, build_warnings
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 
 # Bit patterns, by item size: quiet NaNs with payloads for floats; for integers, values far outside
@@ -298,8 +298,9 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
     for extra in req.get("registry_files", []):
         load_registry_file(extra)
     ex = get(req["exercise"])
+    path, source = Path(req["kernel_path"]), req["source"]
     try:
-        prg = build_file(ctx, req["kernel_path"])
+        prg = build_source(ctx, source, path)
     except KernelBuildError as e:
         emit(event="build_error", message=str(e))
         return
@@ -309,14 +310,13 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
         names = [k.function_name for k in prg.all_kernels()]
         emit(event="no_kernel", expected=ex.function, found=names)
         return
-    path = Path(req["kernel_path"])
     dev = ctx.devices[0]
     largest = knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, dev)
-    poisoned = instrumented_kernel(ctx, ex, path) if req.get("poison") else None
-    emit(event="built", warnings=build_warnings(prg, path, path.read_text()),
+    poisoned = instrumented_kernel(ctx, ex, source, path) if req.get("poison") else None
+    emit(event="built", warnings=build_warnings(prg, path, source),
          poison_ready=poisoned is not None if req.get("poison") else None)
     if req.get("speed"):
-        speed_main(ctx, queue, ex, path, req, emit)
+        speed_main(ctx, queue, ex, path, source, req, emit)
         return
     rng = np.random.default_rng(req["seed"])
     for i, c in enumerate(req["cases"]):
@@ -342,12 +342,13 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
     emit(event="done")
 
 
-def instrumented_kernel(ctx: cl.Context, ex: Exercise, path: Path) -> cl.Kernel | None:
+def instrumented_kernel(ctx: cl.Context, ex: Exercise, source: str,
+                        path: Path) -> cl.Kernel | None:
     """The learner's kernel made to fill its local memory with a pattern first (see
     :mod:`.poison`); None where that cannot be made: no local memory, a signature the contract
     does not know, a source the instrumenting does not understand."""
     from .poison import instrument
-    made = instrument(path.read_text(errors="replace"), ex.function)
+    made = instrument(source, ex.function)
     contract = [a for a in ex.args if isinstance(a, LocalMem)]
     if made is None or len(made.local_args) != len(contract):
         return None
@@ -380,7 +381,8 @@ def poisoned_runs(ctx, queue, knl: cl.Kernel, ex: Exercise, case: Case,
 SPEED_ROUNDS = 3
 
 
-def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dict, emit) -> None:
+def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: str, req: dict,
+               emit) -> None:
     """Time a performance exercise (see :class:`~helpers.exercises.Performance`): this device's
     peaks (measured once, then cached), then the learner's kernel, the solution and the kernel the
     exercise starts from, each on the record's timing case, its first result compared with numpy."""
@@ -390,21 +392,23 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, req: dic
     perf = ex.performance
     case = perf.small if small_sizes() else perf.case
     peak = peaks(ctx, queue, progress=False)
-    kernels = [("yours", ex.name, path), ("solution", ex.name, kernel_path(ex.name, solutions=True))]
+    kernels = [("yours", ex.name, path, source),
+               ("solution", ex.name, kernel_path(ex.name, solutions=True), None)]
     if perf.given:
         file, function = perf.given
-        kernels.append(("given", f"{ex.name}:{function}", KERNELS / "studies" / file))
+        kernels.append(("given", f"{ex.name}:{function}", KERNELS / "studies" / file, None))
     # Rounds in turn (yours, the solution, the given; again), keeping each kernel's fastest
     # median: a burst of other work on a laptop then slows one round, not one kernel's figure.
     best: dict[str, dict] = {}
     references: dict = {}
     for r in range(SPEED_ROUNDS):
-        for i, (role, record, kpath) in enumerate(kernels):
+        for i, (role, record, kpath, text) in enumerate(kernels):
             if role in best and "error" in best[role]:
                 continue
             emit(event="start", case=r * len(kernels) + i)
             try:
-                t = time_exercise(ctx, queue, record, case, kernel=kpath, seed=req["seed"],
+                t = time_exercise(ctx, queue, record, case, kernel=kpath, source=text,
+                                  seed=req["seed"],
                                   verify=r == 0, references=references)
             except (AssertionError, cl.Error) as e:
                 best[role] = {"error": str(e).splitlines()[0]}

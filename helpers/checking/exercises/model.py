@@ -139,15 +139,12 @@ def device_limits(dev) -> Limits:
                   int(dev.local_mem_size))
 
 
-def uses_local_memory(ex: Exercise, path: Path) -> bool:
-    """Whether the record hands the kernel local memory, or its source declares some."""
+def uses_local_memory(ex: Exercise, source: str) -> bool:
+    """Whether the record hands the kernel local memory, or its ``source`` declares some."""
     import re
     if any(isinstance(a, LocalMem) for a in ex.args):
         return True
-    try:
-        return re.search(r"\b(__)?local\b", path.read_text(errors="replace")) is not None
-    except OSError:
-        return False
+    return re.search(r"\b(__)?local\b", source) is not None
 
 
 def beyond_the_data(local: int, make: Callable[[int, int], Case], several: bool = True

@@ -1,0 +1,207 @@
+"""A learner's files as an attacker would write them: the check and the grader build a kernel from
+its own text alone, read nothing outside a submission, bound what learner code may take, and write
+outputs that are safe to open."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from helpers import apart
+from helpers.checking import run_check
+from helpers.checking.grade import GradeUsageError, grade, shown_name, summary
+from helpers.checking.learner import include_in
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
+
+
+# -- a kernel is only its own text -----------------------------------------------------------------
+
+@pytest.mark.once
+@pytest.mark.parametrize("source, line", [
+    ('#include "solutions/float_copy.cl"\n', 1),
+    ("kernel void f() {}\n  #  include </etc/hostname>\n", 2),
+    ('#\\\ninclude "../../etc/passwd"\n', 1),                 # a spliced line
+    ('x\n%:include "a.cl"\n', 2),                            # the digraph of #
+    ('x\n??=include "a.cl"\n', 2),                           # the trigraph
+    ('#/* a comment */include "a.cl"\n', 1),
+    ('printf("/*");\n#include "a.cl"\n/* */\n', 2),          # a comment opener in a string
+    ('#define F "a.cl"\n#include F\n', 2),
+    ('#if __has_include("/etc/shadow")\n#endif\n', 1),       # a file's existence is read too
+    ('#include_next "a.cl"\n', 1),
+    ('/* #include "a.cl" */\n// #include "b.cl"\nkernel void include() {}\n', None),
+    ('// a comment that goes on \\\n#include "a.cl"\n', None),   # spliced into the comment
+    ('constant char s[] = "#include";\n', None),
+])
+def test_every_spelling_of_an_include_is_found(source, line):
+    found = include_in(source)
+    assert (found[0] if found else None) == line
+
+
+@pytest.mark.parametrize("text", [
+    '#include "solutions/float_copy.cl"\n',
+    f'#include "{ROOT}/solutions/float_copy.cl"\n',
+    '#include "../solutions/float_copy.cl"\n',
+])
+def test_a_kernel_that_includes_the_solution_fails_in_the_check_and_the_grader(tmp_path, text):
+    kernel = tmp_path / "float_copy.cl"
+    kernel.write_text(text)
+    report = run_check("float_copy", kernel)
+    assert not report.passed
+    assert "self-contained" in report.message and "#include" in report.message
+    learner = tmp_path / "class" / "ann" / "kernels"
+    learner.mkdir(parents=True)
+    (learner / "float_copy.cl").write_text(text)
+    [g] = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], progress=False)
+    assert g.status == "failed" and "self-contained" in g.message
+
+
+def test_the_solution_still_passes_from_an_empty_working_folder(tmp_path):
+    """The check's worker starts in an empty folder of its own, not in the course's root."""
+    kernel = tmp_path / "float_copy.cl"
+    kernel.write_text(SOLUTION)
+    assert run_check("float_copy", kernel).passed
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("data, sentence", [
+    (b"kernel void float_copy(\xff)", "is not UTF-8 text (byte 0xff on line 1)"),
+    (b"\x7fELF\x00\x01\x02", "not a text file"),
+])
+def test_a_binary_or_foreign_kernel_gets_a_sentence_about_its_encoding(tmp_path, data, sentence):
+    kernel = tmp_path / "float_copy.cl"
+    kernel.write_bytes(data)
+    report = run_check("float_copy", kernel)
+    assert not report.passed and sentence in report.message
+    assert "checker itself failed" not in report.message
+
+
+# -- bounds -----------------------------------------------------------------------------------------
+
+def _macro_bomb() -> str:
+    """About 500 bytes that expand to 10^8 tokens at compile time."""
+    lines = ["#define A0 (1.0f+1.0f+1.0f+1.0f+1.0f+1.0f+1.0f+1.0f+1.0f+1.0f)"]
+    lines += [f"#define A{k} ({'+'.join([f'A{k - 1}'] * 10)})" for k in range(1, 8)]
+    lines += ["kernel void float_copy(global const float *src, global float *dst, int n) {",
+              "    int i = get_global_id(0);",
+              "    if (i < n) dst[i] = src[i] + 0.0f * A7;",
+              "}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_compile_that_hits_the_memory_bound_is_told_so(tmp_path, monkeypatch):
+    monkeypatch.setenv(apart.MEMORY_VARIABLE, "512")   # reached in seconds, not half a minute
+    monkeypatch.setenv(apart.WORKERS_VARIABLE, "0")    # fresh workers, with that bound
+    kernel = tmp_path / "float_copy.cl"
+    kernel.write_text(_macro_bomb())
+    report = run_check("float_copy", kernel)
+    assert not report.passed
+    assert "the compiler ran out of memory building your kernel" in report.message, report.message
+    assert "outside a buffer" not in report.message
+
+
+@pytest.mark.once
+def test_a_child_gets_none_of_the_callers_variables_and_an_empty_folder(monkeypatch):
+    monkeypatch.setenv("INSTRUCTOR_API_TOKEN", "secret")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
+    out = {}
+    apart.run_once(apart.Key("tests.apart_task"), {"do": "environ"}, timeout=60,
+                   on_event=lambda ev: out.update(ev) if ev.get("event") == "environ" else None)
+    assert out["names"] and "INSTRUCTOR_API_TOKEN" not in out["names"]
+    assert "AWS_SECRET_ACCESS_KEY" not in out["names"] and "PATH" in out["names"]
+    assert Path(out["cwd"]) != ROOT and not (Path(out["cwd"]) / "solutions").exists()
+
+
+# -- the grader reads nothing outside a submission ----------------------------------------------------
+
+@pytest.mark.once
+def test_a_symlinked_kernel_is_not_followed_into_the_report(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:SECRET-HASH-LINE:19000:0:99999:7:::\n")
+    kernels = tmp_path / "class" / "bob" / "kernels"
+    kernels.mkdir(parents=True)
+    (kernels / "float_copy.cl").symlink_to(secret)
+    (tmp_path / "class" / "eve").symlink_to(tmp_path)        # a learner folder that is a link
+    [g] = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], progress=False)
+    assert g.learner == "bob" and g.status == "failed" and "symbolic link" in g.message
+    for f in (tmp_path / "out").iterdir():
+        assert "SECRET-HASH-LINE" not in f.read_text(), f.name
+
+
+@pytest.mark.once
+def test_a_zip_bomb_is_refused_before_anything_is_unpacked(tmp_path):
+    archive = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("ann/kernels/float_copy.cl", SOLUTION)
+        with z.open("ann/data/zeros.bin", "w") as f:       # 300 MB of zeros in a file never used
+            chunk = bytes(1 << 20)
+            for _ in range(300):
+                f.write(chunk)
+    assert archive.stat().st_size < 2 << 20
+    with pytest.raises(GradeUsageError, match="would expand to 315 MB, more than the 50 MB"):
+        grade(archive, tmp_path / "out", only=["float_copy"], progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.once
+def test_only_kernels_and_notebooks_are_unpacked_and_the_cap_can_be_raised(tmp_path, monkeypatch):
+    archive = tmp_path / "class.tar.gz"
+    with tarfile.open(archive, "w:gz") as t:
+        for name, data in (("ann/kernels/float_copy.cl", SOLUTION.encode()),
+                           ("ann/notes/big.txt", b"x" * (3 << 20))):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    written = []
+    real = Path.write_bytes
+    monkeypatch.setattr(Path, "write_bytes", lambda self, data: (written.append(self.name),
+                                                                 real(self, data))[1])
+    with pytest.raises(GradeUsageError, match="more than the 2 MB allowed"):
+        grade(archive, tmp_path / "out", only=["float_copy"], progress=False, max_archive_mb=2)
+    assert written == []
+    grades = grade(archive, tmp_path / "out", only=["float_copy"], progress=False, max_archive_mb=5)
+    assert [g.status for g in grades] == ["passed"] and "big.txt" not in written
+
+
+# -- outputs safe to open ------------------------------------------------------------------------------
+
+@pytest.mark.once
+def test_names_reach_the_csv_and_the_terminal_defused(tmp_path):
+    sub = tmp_path / "class"
+    for name in ("=HYPERLINK(\"x\")", "bob\x1b[31mred"):
+        (sub / name / "kernels").mkdir(parents=True)
+    grades = grade(sub, tmp_path / "out", only=["float_copy"], progress=False)
+    rows = list(csv.reader((tmp_path / "out" / "grades.csv").open()))
+    assert all(not row[0].startswith("=") for row in rows[1:])
+    assert "'=HYPERLINK" in (tmp_path / "out" / "grades.csv").read_text()
+    text = summary(grades, [g.learner for g in grades], ["float_copy"])
+    assert "\x1b" not in text and shown_name("bob\x1b[31mred") in text
+
+
+@pytest.mark.once
+def test_names_equal_after_unicode_normalization_clash(tmp_path):
+    for name in ("Jos\u00e9", "Jose\u0301"):        # é precomposed, and e + combining accent
+        (tmp_path / "class" / name / "kernels").mkdir(parents=True)
+    if len(os.listdir(tmp_path / "class")) < 2:
+        pytest.skip("this file system normalizes names itself")
+    with pytest.raises(GradeUsageError, match="how their letters are encoded"):
+        grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], progress=False)
+
+
+@pytest.mark.once
+def test_a_notebook_of_one_cell_does_not_count(tmp_path):
+    from helpers.checking.grade import grade_notebook
+    nb = tmp_path / "notebooks" / "00-host-and-device.ipynb"
+    nb.parent.mkdir()
+    nb.write_text('{"cells": [{"cell_type": "code", "source": "1 + 1", "metadata": {}, '
+                  '"outputs": [], "execution_count": null}], "metadata": {}, "nbformat": 4, '
+                  '"nbformat_minor": 5}')
+    g = grade_notebook("ann", tmp_path, nb, 60)
+    assert g.status == "failed" and "lacks the cells that check float_copy" in g.message
