@@ -75,7 +75,7 @@ def workers_enabled() -> bool:
 # What a child keeps of its parent's environment: what Python, the OpenCL drivers and the course
 # read, and nothing else (no tokens, keys or paths of whoever started the notebook or the grader).
 KEPT_VARIABLES = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
-                  "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "XDG_CACHE_HOME",
+                  "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "LD_PRELOAD", "XDG_CACHE_HOME",
                   "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "OPENCL_VENDOR_PATH",
                   "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
                   "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP")
@@ -86,8 +86,12 @@ KEPT_PREFIXES = ("LC_", "COURSE_", "POCL_", "PYOPENCL_", "OCLGRIND_", "CL_CONFIG
 def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of a child that runs kernels for the course: the parent's variables that
     Python and OpenCL need (see KEPT_VARIABLES), this package first on the module path."""
-    kept = {k: v for k, v in os.environ.items()
-            if k in KEPT_VARIABLES or k.startswith(KEPT_PREFIXES)}
+    # COURSE_KEEP_VARIABLES: more names to keep, comma-separated, a trailing * for a prefix (a
+    # driver's variable this list does not know; the tests' fake driver)
+    more = [x.strip() for x in os.environ.get("COURSE_KEEP_VARIABLES", "").split(",") if x.strip()]
+    names = set(KEPT_VARIABLES) | {x for x in more if not x.endswith("*")}
+    prefixes = KEPT_PREFIXES + tuple(x[:-1] for x in more if x.endswith("*"))
+    kept = {k: v for k, v in os.environ.items() if k in names or k.startswith(prefixes)}
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     return {**kept, **(extra or {}), "PYTHONPATH": path, CHILD_VARIABLE: "1",
             "PYTHONUNBUFFERED": "1"}

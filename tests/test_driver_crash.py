@@ -61,7 +61,8 @@ def crash_env(fake_driver, tmp_path) -> dict[str, str]:
     env = {**os.environ, "LD_PRELOAD": str(fake_driver), "FAKE_CRASH_OPTION": "-DVEC=float16",
            "FAKE_CRASH_LIBOPENCL": loader(), "FAKE_CRASH_LOG": str(tmp_path / "aborts.log"),
            "POCL_CACHE_DIR": str(kcache), "COURSE_CACHE": str(tmp_path / "course-cache"),
-           "COURSE_DEVICE": choose_device().name.strip()}
+           "COURSE_DEVICE": choose_device().name.strip(),
+           "COURSE_KEEP_VARIABLES": "FAKE_CRASH_*"}   # the fake driver's, for the check's children
     env.pop("PYOPENCL_CTX", None)
     env.pop(probe.CHILD_VARIABLE, None)
     return env
@@ -118,7 +119,7 @@ def test_peaks_go_on_without_the_kernel_the_driver_aborts_on(crash_env):
 def test_the_device_check_names_the_crash_and_checks_the_rest(crash_env, monkeypatch):
     monkeypatch.setattr(probe, "_MEMORY", {})  # what it records stays with this test
     for name in ("LD_PRELOAD", "FAKE_CRASH_OPTION", "FAKE_CRASH_LIBOPENCL", "FAKE_CRASH_LOG",
-                 "POCL_CACHE_DIR", "COURSE_CACHE"):
+                 "POCL_CACHE_DIR", "COURSE_CACHE", "COURSE_KEEP_VARIABLES"):
         monkeypatch.setenv(name, crash_env[name])  # the children inherit them; this process is
     dev = choose_device(crash_env["COURSE_DEVICE"])  # already running without the fake driver
     outcome = devcheck.check_device(dev, ["peaks float", "peaks float16", "demo scale",
