@@ -123,13 +123,9 @@ def learner_limits() -> None:
         import resource
     except ImportError:   # Windows: no rlimits; the caller's time and output limits remain
         return
-    memory = memory_limit_mb() << 20
-    for which, value in ((resource.RLIMIT_DATA, memory), (resource.RLIMIT_FSIZE, FILE_BYTES),
-                         (resource.RLIMIT_CORE, 0)):
-        _, hard = resource.getrlimit(which)
-        if hard != resource.RLIM_INFINITY:
-            value = min(value, hard)
-        resource.setrlimit(which, (value, hard))
+    for which, value in ((resource.RLIMIT_DATA, memory_limit_mb() << 20),
+                         (resource.RLIMIT_FSIZE, FILE_BYTES), (resource.RLIMIT_CORE, 0)):
+        _soft_limit(resource, which, value)
     # a write past the file limit fails with EFBIG instead of killing the process
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
@@ -142,12 +138,13 @@ def renew_cpu() -> None:
     except ImportError:
         return
     used = resource.getrusage(resource.RUSAGE_SELF)
-    spent = int(used.ru_utime + used.ru_stime) + 1
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    soft = spent + CPU_SECONDS
-    if hard != resource.RLIM_INFINITY:
-        soft = min(soft, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    _soft_limit(resource, resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + 1 + CPU_SECONDS)
+
+
+def _soft_limit(resource, which: int, value: int) -> None:
+    """Set the soft limit ``which`` to ``value``, or to the hard limit where that is lower."""
+    _, hard = resource.getrlimit(which)
+    resource.setrlimit(which, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
 
 
 def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
