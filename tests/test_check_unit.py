@@ -374,3 +374,31 @@ def test_wide_ints_cover_the_range_without_overflow():
     s = a.astype(np.int64) + b
     assert s.min() >= -(1 << 31) and s.max() < (1 << 31)
     assert a.min() < -(1 << 30) and a.max() > (1 << 30)
+
+
+def test_a_gpu_tries_the_work_groups_past_the_drivers_answer_last_and_a_cpu_never():
+    from helpers.checking.runner import launch_order
+    sizes = [64, 1024, 256, 512, 1]
+    assert launch_order(sizes, 256, on_gpu=True) == ([0, 2, 4, 1, 3], {1, 3})
+    assert launch_order(sizes, 256, on_gpu=False) == ([0, 2, 4, 1, 3], set())
+    assert launch_order(sizes, 8192, on_gpu=True) == ([0, 1, 2, 3, 4], set())
+
+
+def test_a_gpu_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(monkeypatch):
+    import time
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+    import helpers.checking.run as run
+    monkeypatch.setattr(run, "STUCK_AFTER_DIVERGENCE", 0.05)
+    beside = Future()
+    stuck = run._stuck_watch(beside)
+    assert stuck() is None                       # Oclgrind still running: nothing known
+    beside.set_result(SimpleNamespace(findings=[SimpleNamespace(kind="race")]))
+    assert stuck() is None                       # a race does not keep a GPU waiting
+    diverged = Future()
+    diverged.set_result(SimpleNamespace(findings=[SimpleNamespace(kind="divergent_barrier")]))
+    stuck = run._stuck_watch(diverged)
+    assert stuck() is None                       # seen now: the device is given its grace
+    time.sleep(0.1)
+    assert stuck() == 0.05
+    assert run._stuck_watch(None)() is None      # no Oclgrind pass beside: only the time limit
