@@ -269,6 +269,27 @@ def test_the_speed_target_decides_only_when_asked(monkeypatch):
     assert not run_check("transpose", solutions=True).passed
 
 
+def test_a_performance_verdict_is_printed_before_its_speed_is_timed(monkeypatch, capsys):
+    import helpers.checking.run as check_module
+    printed_before = []
+
+    def speed_report(ex, sp, dev):
+        printed_before.append(capsys.readouterr().out)
+        return ["Speed: 1.0 GB/s, 1% of ..."], True
+
+    monkeypatch.setattr(check_module, "speed_report", speed_report)
+    check_module.check("transpose", solutions=True)
+    before, after = printed_before[0], capsys.readouterr().out
+    assert before.startswith("✔ transpose passed") and "Now timing its speed..." in before
+    assert "Speed" not in before and after.strip() == "Speed: 1.0 GB/s, 1% of ..."
+    # asked for the target, the verdict waits for the timing that decides it
+    with pytest.raises(check_module.KernelCheckFailed):
+        monkeypatch.setattr(check_module, "speed_report",
+                            lambda ex, sp, dev: (["Speed: 1.0 GB/s"], False))
+        check_module.check("transpose", solutions=True, require_speed=True)
+    assert capsys.readouterr().out == ""
+
+
 @pytest.mark.parametrize("name, kernel", [("sgemm_tiled", "plain"), ("transpose", "naive")])
 def test_right_values_without_the_tile_fail_because_the_exercise_is_about_it(name, kernel,
                                                                               oclgrind_present):

@@ -263,6 +263,10 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
                  f"get_global_id(0) == 0) and outside loops, then remove the printf."]
         tail = output_tail(p, limit=3)
         return lines + (["its last lines:\n" + tail] if tail else [])
+    if p.hung_in is not None and p.stuck_after is not None:
+        return [f"was stopped {label(p.hung_in)}: it was still running {p.stuck_after:g} s after "
+                f"Oclgrind saw a barrier that not every work-item reaches, where a work-group "
+                f"waits for work-items that never come."]
     if p.hung_in is not None:
         return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
                 f"endless loop? Check that every loop's condition becomes false for every "

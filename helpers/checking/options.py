@@ -9,6 +9,7 @@ BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first P
 RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
 OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
 HANG_OCLGRIND_TIMEOUT = 20.0  # after a hang on the device: what Oclgrind sees in a short run
+STUCK_AFTER_DIVERGENCE = 3.0  # a GPU still running this long after Oclgrind saw a divergent barrier
 SPEED_TIMEOUT = 120.0        # the speed pass: the device's peaks (once) and three kernels
 REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported, if its case never ends
 OUTPUT_LIMIT = 1 << 20       # bytes a check's process may print (kernel printf) before it is stopped

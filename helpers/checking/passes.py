@@ -35,6 +35,7 @@ class PassResult:
     built: bool = False
     done: bool = False
     hung_in: int | None = None       # case index, or -1 while building
+    stuck_after: float | None = None  # hung: stopped this long after Oclgrind saw why
     crashed_in: int | None = None    # case index, -1 while building, len(cases) after the last
     exit_code: int | None = None
     output: str = ""                 # what the process printed (kernel printf, crash messages)
@@ -55,6 +56,7 @@ class PassResult:
     started: float = 0.0             # time.perf_counter() when its worker was asked (or started)
     warm: bool = False               # its worker was started before the check asked
     marks: dict[str, float] = field(default_factory=dict)  # when what happened (apart.Outcome)
+    more_marks: dict[str, float] = field(default_factory=dict)  # a second pass's, once merged
     poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
 
     def not_run(self) -> list[int]:
@@ -103,12 +105,15 @@ def oclgrind_environment(skip_uninitialized: bool = False) -> dict[str, str]:
 
 def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
              run_timeout: float, env: dict[str, str] | None = None, speed: bool = False,
-             stop=None, first_failure: bool = False, poison: bool = False) -> PassResult:
+             stop=None, first_failure: bool = False, poison: bool = False,
+             stuck=None) -> PassResult:
     """Run ``cases`` with the learner's kernel on ``device`` in a worker (``speed``: time it
     instead, see :func:`..runner.speed_main`). Setting ``stop`` (a threading.Event) ends it early
     (``cancelled``); so does, with ``first_failure``, the first case that goes wrong (``stopped_at``,
     the later cases not run). ``poison``: run each case with local memory starting as each of
-    two patterns, to see whether the results change with it (see :mod:`.poison`)."""
+    two patterns, to see whether the results change with it (see :mod:`.poison`). ``stuck``: a
+    device pass's watch, returning the seconds it was given once something else has shown that
+    it will never end (``hung_in``, ``stuck_after``)."""
     import threading
     result = PassResult(device, cases)
     if first_failure:
@@ -120,6 +125,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     log_from = log.stat().st_size if log.exists() else 0
     current = -1   # -1: building; i: in case i
     reported_at, ended_reporting, looked = [None], [False], [0.0]
+    spoiled = [False]
 
     def on_event(ev: dict) -> float | None:
         nonlocal current
@@ -153,6 +159,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             result.peak = ev
         elif kind == "done":
             result.done = True
+        elif kind == "spoiled":   # a launch past the driver's size broke the worker's context
+            spoiled[0] = True
         return None
 
     def new_log() -> str:
@@ -183,15 +191,21 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
                "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
                "registry_files": list(chk.options.registry_files), "speed": speed,
                "poison": poison}
+    given = [None]
+
+    def stuck_watch() -> bool:
+        given[0] = stuck()
+        return given[0] is not None
+
     outcome = child.request(request, timeout=chk.options.build_timeout, on_event=on_event,
                             output_limit=OUTPUT_LIMIT, stop=stop,
-                            watch=watch if device.is_oclgrind else None)
+                            watch=watch if device.is_oclgrind else stuck_watch if stuck else None)
     result.started, result.seconds, result.output = outcome.started, outcome.seconds, outcome.output
     result.marks = outcome.marks
     result.cancelled, result.flooded, result.cut_short = (
         outcome.cancelled and result.stopped_at is None, outcome.flooded, outcome.watched)
-    if outcome.hung:
-        result.hung_in = current
+    if outcome.hung or outcome.watched and not device.is_oclgrind:
+        result.hung_in, result.stuck_after = current, given[0]
     result.findings = oclgrind.parse(new_log())
     if device.is_oclgrind:
         result.gaps = oclgrind.gaps(new_log() + "\n" + outcome.output)
@@ -205,7 +219,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             result.crashed_in = current
     # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
     # its whole life and goes silent after OCLGRIND_MAX_ERRORS, so a later pass would hear nothing
-    if not outcome.ended or result.findings or new_log().strip():
+    if not outcome.ended or result.findings or new_log().strip() or spoiled[0]:
         chk.lease.discard(key)
     return result
 
@@ -290,5 +304,6 @@ def merged(first: PassResult, more: PassResult) -> PassResult:
             out.executed[k] = out.executed.get(k, 0) + v
     out.cut_short, out.flooded = more.cut_short, more.flooded
     out.cancelled, out.warnings, out.warm = more.cancelled, first.warnings, first.warm
+    out.marks, out.more_marks = first.marks, more.marks
     out.stopped_at = more.stopped_at + shift if more.stopped_at is not None else None
     return out

@@ -14,13 +14,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from threading import Event
 
+import pyopencl as cl
+
 from .. import apart
 from ..device import DeviceSpec, choose_device, describe
 from ..kernels import KERNELS, display_path, kernel_path
 from . import learner
 from .diagnosis import device_failure, indent, oclgrind_report, speed_report
 from .exercises import device_limits, get, load_registry_file, uses_local_memory
-from .options import HANG_OCLGRIND_TIMEOUT, SPEED_TIMEOUT, CheckOptions
+from .options import HANG_OCLGRIND_TIMEOUT, SPEED_TIMEOUT, STUCK_AFTER_DIVERGENCE, CheckOptions
 from .passed import remember_pass
 from .passes import Check, PassResult, merged, oclgrind_cases, oclgrind_pass, run_pass
 from .verdict import CheckReport, verdict, with_warnings
@@ -44,12 +46,15 @@ class CheckUsageError(ValueError):
 
 
 def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions | None = None,
-              **option_values) -> CheckReport:
+              *, on_verdict=None, **option_values) -> CheckReport:
     """Check exercise ``name`` and return a :class:`CheckReport` (never raises for a bad kernel).
 
     :arg kernel: a kernel file; default ``kernels/NAME.cl`` (``solutions/`` with the switch).
     :arg options: a :class:`CheckOptions`; or its fields as keywords (``solutions``, ``device``,
         ``seed``, ``require_speed``, ...).
+    :arg on_verdict: called with the verdict's message as soon as it is known, when the speed
+        timing of a passed performance exercise is still to come and cannot change it (the report's
+        message then goes on with the speed lines).
     """
     options = (options or CheckOptions()).but(**{
         k: tuple(v) if k == "registry_files" and v is not None else v
@@ -79,13 +84,33 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
         return refused_report(chk, dev, refused)
     report = None
     try:
-        report = _passes(chk, dev)
+        report = _passes(chk, dev, on_verdict)
         return report
     finally:
         # warm workers only from a check whose kernel passed or never ran
         dp = report.device_pass if report is not None else None
         chk.lease.release(report is not None and dp is not None and (
             report.passed and not report.miscompiled or bool(dp.build_error or dp.no_kernel)))
+
+
+def _stuck_watch(beside):
+    """A GPU's device pass stuck at a divergent barrier waits out its whole time limit (30 s): a
+    work-group waits forever for work-items that never come. When the Oclgrind pass beside it has
+    ended having seen such a barrier, the device pass still running STUCK_AFTER_DIVERGENCE seconds
+    later is taken as stuck there (its cases take milliseconds on a GPU)."""
+    import time
+    seen: list[float] = []
+
+    def stuck() -> float | None:
+        if beside is None or not beside.done():
+            return None
+        op = beside.result()
+        if op is None or not any(f.kind == "divergent_barrier" for f in op.findings):
+            return None
+        seen[:] = seen or [time.perf_counter()]
+        return STUCK_AFTER_DIVERGENCE if time.perf_counter() - seen[0] > STUCK_AFTER_DIVERGENCE \
+            else None
+    return stuck
 
 
 def refused_report(chk: Check, dev, why: str) -> CheckReport:
@@ -97,7 +122,7 @@ def refused_report(chk: Check, dev, why: str) -> CheckReport:
     return CheckReport(chk.ex.name, False, msg, chk.path, chk.seed, dp)
 
 
-def _passes(chk: Check, dev) -> CheckReport:
+def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     ex, path, seed, options = chk.ex, chk.path, chk.seed, chk.options
     name, shown, spec, where = ex.name, display_path(path), DeviceSpec.of(dev), describe(dev)
     # The Oclgrind pass on the small cases runs beside the device pass (they are independent);
@@ -110,7 +135,8 @@ def _passes(chk: Check, dev) -> CheckReport:
         beside = pool.submit(oclgrind_pass, chk, small, options.oclgrind_run_timeout, stop)
         pool.shutdown(wait=False)   # the future completes; the thread ends with it
     cases = ex.cases_for(device_limits(dev))
-    dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout)
+    dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout,
+                  stuck=_stuck_watch(beside) if dev.type & cl.device_type.GPU else None)
 
     def small_pass(wanted: bool) -> PassResult | None:
         """The pass run beside the device's if it is wanted; else it is stopped (and None)."""
@@ -131,13 +157,15 @@ def _passes(chk: Check, dev) -> CheckReport:
         small_pass(False)
         lines = device_failure(ex, dp, options.run_timeout)
         op = None
-        if dp.hung_in is not None:
+        if dp.stuck_after is not None:
+            op = beside.result()   # it saw the divergent barrier the device is stuck at
+        elif dp.hung_in is not None:
             op = oclgrind_pass(chk, small[:2], HANG_OCLGRIND_TIMEOUT)
-            if op is not None:
-                # a divergent barrier is the usual reason a kernel never ends: that comes first
-                found = oclgrind_report(ex, op, shown)
-                lines = found + lines if any(f.kind != "other" for f in op.findings) \
-                    else lines + found
+        if op is not None:
+            # a divergent barrier is the usual reason a kernel never ends: that comes first
+            found = oclgrind_report(ex, op, shown)
+            lines = found + lines if any(f.kind != "other" for f in op.findings) \
+                else lines + found
         msg = "\n".join([f"{name} failed ({shown}, on {where}):", indent(lines)])
         return with_warnings(CheckReport(name, False, msg, path, seed, dp, op))
 
@@ -161,9 +189,14 @@ def _passes(chk: Check, dev) -> CheckReport:
         probe = run_pass(chk, spec, looked, guard=True, run_timeout=options.run_timeout,
                          poison=True)
     report = verdict(ex, shown, where, dp, op, seed, path, options, probe)
+    warned = False
     if report.passed:
         remember_pass(name, path)
         if ex.performance is not None and not report.miscompiled:
+            if on_verdict is not None and not options.speed_required:
+                # the verdict (warnings included) now; the speed lines follow it when timed
+                report, warned = with_warnings(report), True
+                on_verdict(report.message)
             sp = run_pass(chk, spec, [], guard=False, run_timeout=SPEED_TIMEOUT, speed=True)
             report.speed_pass = sp
             lines, reached = speed_report(ex, sp, dev)
@@ -174,7 +207,7 @@ def _passes(chk: Check, dev) -> CheckReport:
                                   + "\n" + indent([f"hint: {h}" for h in ex.hints[:2]]))
             else:
                 report.message += "\n" + indent(lines)
-    return with_warnings(report)
+    return report if warned else with_warnings(report)
 
 
 def check(name: str, kernel: str | Path | None = None, options: CheckOptions | None = None,
@@ -182,7 +215,25 @@ def check(name: str, kernel: str | Path | None = None, options: CheckOptions | N
     """Check exercise ``name`` in a notebook: print one pass line, or raise
     :class:`KernelCheckFailed` carrying the diagnosis (so that nbval marks the cell failed).
     Takes what :func:`run_check` takes."""
-    report = run_check(name, kernel, options, **option_values)
+    report, rest = run_check_printing(name, kernel, options, **option_values)
     if not report.passed:
         raise KernelCheckFailed(report)
-    print(report.message)
+    print(rest)
+
+
+def run_check_printing(name: str, kernel: str | Path | None = None,
+                       options: CheckOptions | None = None,
+                       **option_values) -> tuple[CheckReport, str]:
+    """:func:`run_check`, printing a passed performance exercise's verdict as soon as it is known,
+    before its speed is timed (three kernels over several rounds: seconds more). Returns the
+    report and what of its message is still to print."""
+    shown: list[str] = []
+
+    def early(message: str) -> None:
+        print(message + "\n  Now timing its speed...", flush=True)
+        shown.append(message)
+
+    report = run_check(name, kernel, options, on_verdict=early, **option_values)
+    if shown and report.message.startswith(shown[0]):
+        return report, report.message[len(shown[0]):].lstrip("\n")
+    return report, report.message
