@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -53,3 +54,24 @@ def test_bench_writes_results_with_provenance_and_prints_a_summary(tmp_path):
     assert all(x["seconds"] > 0 and x["repeats"] == 10 for x in rows)
     assert run["environment"]["device"]["driver_version"] and run["environment"]["pyopencl"]
     assert helpers_cli("bench", "--only", "nonsense").returncode == 2
+
+
+def test_profile_check_shows_where_the_time_goes_cold_and_warm(oclgrind_present):
+    out = helpers_cli("profile", "check", "float_copy", "--solutions", "--repeats", "2")
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("Where a check of float_copy (") and lines[0].endswith("(passed):")
+    rows = {m[1].strip(): (m[2], m[3]) for m in
+            (re.match(r"^  (.{44}) +(\S+) +(\S+)$", line) for line in lines[2:]) if m}
+    for phase in ("device: build", "device: cases", "Oclgrind: build", "Oclgrind: cases",
+                  "the check, from call to verdict", "wall time, all of it"):
+        cold, warm = rows[phase]
+        assert float(cold.rstrip("s")) > 0 and float(warm.rstrip("s")) > 0, (phase, out.stdout)
+    assert any(line.startswith("  Oclgrind cases (") for line in lines), out.stdout
+    record = json.loads(helpers_cli("profile", "check", "float_copy", "--kernel",
+                                    str(TESTS / "wrong" / "float_copy" / "no_guard.cl"),
+                                    "--repeats", "1", "--json").stdout)
+    assert record["passed"] is False and len(record["warm"]) == 1
+    assert record["cold"]["wall"] > record["cold"]["check"] > 0
+    assert record["environment"]["device"]["driver_version"]
+    assert helpers_cli("profile", "check").returncode == 2

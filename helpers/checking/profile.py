@@ -47,11 +47,13 @@ def phases(report) -> dict[str, float]:
     """Seconds per phase of each pass of a check (``device: build``, ``Oclgrind: cases``, ...):
     the wait for its worker (0 when it was warm), the build, the cases, and what followed."""
     out: dict[str, float] = {}
-    for label, p in (("device", report.device_pass), ("Oclgrind", report.oclgrind_pass),
-                     ("speed", report.speed_pass)):
-        if p is None or not p.marks:
+    passes = [("device", report.device_pass, "marks"), ("Oclgrind", report.oclgrind_pass, "marks"),
+              ("Oclgrind, larger cases", report.oclgrind_pass, "more_marks"),
+              ("speed", report.speed_pass, "marks")]
+    for label, p, which in passes:
+        m = getattr(p, which, None) if p is not None else None
+        if not m:
             continue
-        m = p.marks
         asked, ended = m["asked"], m["ended"]
         ready = max(m.get("ready", asked), asked)
         built = m.get("built", m.get("build_error", ended))
@@ -75,7 +77,19 @@ def one(name: str, kernel: str | None, device: str | None, solutions: bool | Non
     t3 = time.perf_counter()
     return {"passed": report.passed, "imports": t1 - t0, "device choice": t2 - t1,
             "check": t3 - t2, "phases": phases(report), "cpu": cpu_seconds() - cpu,
-            "device": dev.name.strip(), "kernel": str(report.kernel_path)}
+            "device": dev.name.strip(), "kernel": str(report.kernel_path),
+            "cases": ran(report)}
+
+
+def ran(report) -> dict[str, list[str]]:
+    """The cases each pass ran (their labels), the device's it could not launch marked so."""
+    out = {}
+    for label, p in (("device", report.device_pass), ("Oclgrind", report.oclgrind_pass)):
+        if p is not None:
+            skipped = set(p.not_run())
+            out[label] = [c.label() + (" (not launched)" if i in skipped else "")
+                          for i, c in enumerate(p.cases) if i in p.results or i in skipped]
+    return out
 
 
 def profile_check(name: str, kernel: str | None = None, device: str | None = None,
@@ -136,6 +150,8 @@ def table(record: dict) -> str:
     cpu_warm = statistics.mean(w["cpu"] for w in warm)
     lines.append(f"  {'CPU time (this process and its workers)':44} {cold['cpu']:7.3f}s "
                  f"{cpu_warm:7.3f}s")
+    for label, cases in warm[-1].get("cases", {}).items():
+        lines.append(f"  {label} cases ({len(cases)}): " + "; ".join(cases))
     lines.append(f"  cold: a fresh process; warm: the median of {len(warm)} checks in one process, "
                  f"{record['pause_s']:g} s apart (the CPU time is their mean). The device and "
                  f"Oclgrind passes run side by side: their phases overlap.")
