@@ -384,7 +384,7 @@ def test_a_gpu_tries_the_work_groups_past_the_drivers_answer_last_and_a_cpu_neve
     assert launch_order(sizes, 8192, on_gpu=True) == ([0, 1, 2, 3, 4], set())
 
 
-def test_a_gpu_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(monkeypatch):
+def test_a_device_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(monkeypatch):
     import time
     from concurrent.futures import Future
     from types import SimpleNamespace
@@ -394,7 +394,7 @@ def test_a_gpu_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(mon
     stuck = run._stuck_watch(beside)
     assert stuck() is None                       # Oclgrind still running: nothing known
     beside.set_result(SimpleNamespace(findings=[SimpleNamespace(kind="race")]))
-    assert stuck() is None                       # a race does not keep a GPU waiting
+    assert stuck() is None                       # a race does not keep a device waiting
     diverged = Future()
     diverged.set_result(SimpleNamespace(findings=[SimpleNamespace(kind="divergent_barrier")]))
     stuck = run._stuck_watch(diverged)

@@ -14,8 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from threading import Event
 
-import pyopencl as cl
-
 from .. import apart
 from ..device import DeviceSpec, choose_device, describe
 from ..kernels import KERNELS, display_path, kernel_path
@@ -94,10 +92,11 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
 
 
 def _stuck_watch(beside):
-    """A GPU's device pass stuck at a divergent barrier waits out its whole time limit (30 s): a
-    work-group waits forever for work-items that never come. When the Oclgrind pass beside it has
-    ended having seen such a barrier, the device pass still running STUCK_AFTER_DIVERGENCE seconds
-    later is taken as stuck there (its cases take milliseconds on a GPU)."""
+    """A device pass stuck at a divergent barrier (NVIDIA's, PoCL's) waits out its whole time
+    limit (30 s): a work-group waits forever for work-items that never come. When the Oclgrind pass
+    beside it has ended having seen such a barrier, the device pass still running
+    STUCK_AFTER_DIVERGENCE seconds later is taken as stuck there. The kernel is wrong either way
+    (a barrier not every work-item reaches is undefined behaviour); Oclgrind's line leads."""
     import time
     seen: list[float] = []
 
@@ -136,7 +135,7 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
         pool.shutdown(wait=False)   # the future completes; the thread ends with it
     cases = ex.cases_for(device_limits(dev))
     dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout,
-                  stuck=_stuck_watch(beside) if dev.type & cl.device_type.GPU else None)
+                  stuck=_stuck_watch(beside))
 
     def small_pass(wanted: bool) -> PassResult | None:
         """The pass run beside the device's if it is wanted; else it is stopped (and None)."""
