@@ -100,6 +100,7 @@ def _grade(args: argparse.Namespace) -> int:
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
                        require_speed=args.require_speed, notebooks=args.notebooks,
+                       notebooks_as_root=args.notebooks_as_root,
                        max_archive_mb=args.max_archive_mb)
     except GradeUsageError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -199,7 +200,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="performance exercises must reach their speed target (timed one at a time)")
     p.add_argument("--notebooks", action="store_true",
                    help="also run each learner's notebooks/ under nbval (solutions off, small sizes, "
-                        "a time limit per notebook) and report the first failing cell")
+                        "a time limit per notebook) and report the first failing cell; run by "
+                        "root, each learner's as a user id of their own with no rights")
+    p.add_argument("--notebooks-as-root", action="store_true",
+                   help="run by root, run the notebooks as root all the same (only on a machine "
+                        "that holds nothing else: a notebook can then change anything)")
     p.add_argument("--max-archive-mb", type=float, default=50.0,
                    help="an archive of submissions that would expand past this many MB is refused "
                         "(default 50)")

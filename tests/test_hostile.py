@@ -205,3 +205,64 @@ def test_a_notebook_of_one_cell_does_not_count(tmp_path):
                   '"nbformat_minor": 5}')
     g = grade_notebook("ann", tmp_path, nb, 60)
     assert g.status == "failed" and "lacks the cells that check float_copy" in g.message
+
+
+# -- root runs a learner's notebooks with no rights -----------------------------------------------
+
+needs_root = pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0,
+                                reason="only root can give a notebook another user id")
+
+
+@pytest.mark.once
+@needs_root
+def test_root_gives_each_learners_notebooks_a_user_id_that_reaches_only_their_copy(tmp_path):
+    import pwd
+    import subprocess
+    from helpers.checking.grade import as_user, hand_over, notebook_users
+    users = notebook_users(["ann", "ben"])
+    assert len(set(users.values())) == 2
+    known = {p.pw_uid for p in pwd.getpwall()}
+    assert not set(users.values()) & known
+    copies = {}
+    for learner, uid in users.items():
+        copy = tmp_path / "courses" / learner
+        (copy / "notebooks").mkdir(parents=True)
+        (copy / "notebooks" / "mine.txt").write_text(learner)
+        hand_over(copy, uid, tmp_path)
+        copies[learner] = copy
+    assert copies["ann"].stat().st_uid == users["ann"] and copies["ann"].stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "courses").stat().st_mode & 0o777 == 0o711
+
+    def as_ann(script: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["/bin/sh", "-c", script], cwd=copies["ann"], capture_output=True,
+                              text=True, env={"PATH": "/usr/bin:/bin"}, **as_user(users["ann"]))
+
+    me = as_ann("id -u; id -G")
+    assert me.stdout.split() == [str(users["ann"])] * 2, me.stdout   # no other group
+    assert as_ann("echo x >> notebooks/mine.txt").returncode == 0
+    theirs = copies["ben"] / "notebooks" / "mine.txt"
+    assert as_ann(f"echo x >> {theirs}").returncode != 0
+    assert as_ann(f"ls {copies['ben']}").returncode != 0
+    assert as_ann(f"ls {tmp_path / 'courses'}").returncode != 0
+    assert theirs.read_text() == "ben"
+
+
+@pytest.mark.once
+@needs_root
+def test_root_refuses_to_run_notebooks_as_root_when_no_other_user_can_run_its_python(
+        tmp_path, monkeypatch):
+    import sys
+    hidden = tmp_path / "root-only"
+    hidden.mkdir(mode=0o700)
+    (hidden / "python").symlink_to(sys.executable)
+    monkeypatch.setattr(sys, "executable", str(hidden / "python"))
+    sub = tmp_path / "class" / "ann"
+    (sub / "notebooks").mkdir(parents=True)
+    (sub / "kernels").mkdir()
+    (sub / "notebooks" / "00-host-and-device.ipynb").write_text("{}")
+    with pytest.raises(GradeUsageError, match=r"cannot run this Python .*root-only/python") as e:
+        grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], notebooks=True,
+              progress=False)
+    assert "--notebooks-as-root" in str(e.value) and "a virtual environment outside /root" in \
+        str(e.value)
+    assert not (tmp_path / "out").exists()

@@ -222,10 +222,11 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
           only: list[str] | None = None, require_speed: bool = False,
           run_timeout: float | None = None, notebooks: bool = False,
           notebook_timeout: float = NOTEBOOK_TIMEOUT, progress: bool = True,
-          max_archive_mb: float = ARCHIVE_MB) -> list[Grade]:
+          max_archive_mb: float = ARCHIVE_MB, notebooks_as_root: bool = False) -> list[Grade]:
     """Grade every learner of ``submissions`` on every exercise (or ``only`` these) and, with
     ``notebooks``, run each learner's notebooks; write grades.csv, details.json and report.html
-    into ``out``. Returns the grades."""
+    into ``out``. Returns the grades. Run by root, each learner's notebooks run as a user id of
+    their own that no account has (see :func:`notebook_users`), unless ``notebooks_as_root``."""
     from tqdm.auto import tqdm
 
     from .exercises import exercises, get
@@ -273,12 +274,19 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
                                for lr, ex, path in work if path is None] + refused
         columns = list(names)
         notebook_work = []
+        users = notebook_users(list(found)) if notebooks and not notebooks_as_root else None
+        if users:
+            refusal = python_refused(next(iter(users.values())))
+            if refusal:
+                raise GradeUsageError(refusal)
         if notebooks:
             from ..kernels import ROOT
             stems = [nb.stem for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
             columns += [f"notebook {stem}" for stem in stems]
             for learner, folder in found.items():
                 copy = course_copy(folder, tmp / "courses" / learner)
+                if users:
+                    hand_over(copy, users[learner], tmp)
                 for stem in stems:
                     nb = copy / "notebooks" / f"{stem}.ipynb"
                     if nb.is_file():
@@ -297,7 +305,8 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(grade_one, lr, path, ex, require_speed, run_timeout, owners)
                        for lr, ex, path in together]
-            futures += [pool.submit(grade_notebook, lr, copy, nb, notebook_timeout)
+            futures += [pool.submit(grade_notebook, lr, copy, nb, notebook_timeout,
+                                    users[lr] if users else None)
                         for lr, copy, nb in notebook_work]
             for f in as_completed(futures):
                 grades.append(f.result())
@@ -314,6 +323,66 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
 
 # --------------------------------------------------------------------------------------------------
 # Notebooks
+
+NOTEBOOK_UIDS = 1_900_000_000   # run by root, learner k's notebooks run as the k-th free id from here
+
+
+def notebook_users(learners_: list[str]) -> dict[str, int] | None:
+    """Run by root: a user id for each learner that no account of this machine has (its group
+    id the same number), so that a notebook can touch nothing but its learner's copy. None when
+    the grader is not root (the notebooks then run as the grader, who has no rights to give)."""
+    if os.name != "posix" or os.geteuid() != 0:
+        return None
+    import grp
+    import pwd
+    used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()}
+    free = (n for n in range(NOTEBOOK_UIDS, NOTEBOOK_UIDS + 10 * len(learners_) + 100)
+            if n not in used)
+    return {lr: next(free) for lr in learners_}
+
+
+def as_user(uid: int | None) -> dict:
+    """subprocess's arguments to run a child as ``uid`` (and that group alone), or none."""
+    return {} if uid is None else {"user": uid, "group": uid, "extra_groups": []}
+
+
+def hand_over(copy: Path, uid: int, top: Path) -> None:
+    """The learner's copy becomes theirs alone (owned by ``uid``, 0700); the folders above it,
+    up to ``top``, can be passed through by others but not listed."""
+    for p in [copy, *copy.rglob("*")]:
+        os.lchown(p, uid, uid)
+    copy.chmod(0o700)
+    for parent in copy.parents:
+        parent.chmod(0o711)
+        if parent == top:
+            break
+
+
+def python_refused(uid: int) -> str | None:
+    """Why a notebook could not run as ``uid`` with this Python (None when it can): a Python
+    inside a folder only root may enter (a pyenv or venv under /root) cannot be run by anyone
+    else."""
+    import subprocess
+    import sys
+    from .. import apart
+    env = {**apart.child_environment(), "HOME": "/"}
+    env.pop(apart.CHILD_VARIABLE)
+    try:
+        run = subprocess.run([sys.executable, "-c", "import nbval, pyopencl"], cwd="/", env=env,
+                             capture_output=True, text=True, timeout=120, **as_user(uid))
+    except (OSError, subprocess.SubprocessError) as e:
+        why = str(e)
+    else:
+        if run.returncode == 0:
+            return None
+        why = (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[-1]
+    return (f"--notebooks run by root runs each learner's notebooks as a user of their own with "
+            f"no rights (uid {uid}), and that user cannot run this Python ({sys.executable}: "
+            f"{why}). Install the course where every user may read it (a virtual environment "
+            f"outside /root, from a Python outside /root), or grade as an ordinary user; "
+            f"--notebooks-as-root runs them as root all the same, on a machine that holds "
+            f"nothing else.")
+
 
 def course_copy(learner_folder: Path, into: Path) -> Path:
     """A copy of the course in which the learner's kernels and notebooks replace the course's
@@ -390,10 +459,11 @@ def missing_checks(notebook: Path) -> str:
     return ""
 
 
-def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float) -> Grade:
+def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
+                   uid: int | None = None) -> Grade:
     """Run one of the learner's notebooks under nbval in a child process (solutions off, small
-    sizes, a time limit per cell and for the whole notebook); the first failing cell is the
-    diagnosis."""
+    sizes, a time limit per cell and for the whole notebook; as user and group ``uid``, with no
+    other groups, when given); the first failing cell is the diagnosis."""
     import subprocess
     import sys
 
@@ -417,7 +487,8 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float) -> 
     try:
         run = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True,
                              timeout=timeout, start_new_session=True,
-                             preexec_fn=apart.learner_limits if os.name == "posix" else None)
+                             preexec_fn=apart.learner_limits if os.name == "posix" else None,
+                             **as_user(uid))
     except subprocess.TimeoutExpired:
         return Grade(learner, column, "timed out",
                      f"{notebook.name} did not finish within {timeout:g} s")
