@@ -51,6 +51,12 @@ def kernel_path(name: str, *, solutions: bool | None = None) -> Path:
     return KERNELS / file
 
 
+def solution_file(name: str) -> Path | None:
+    """``solutions/NAME.cl``, or None where it is not (a graded day's copy has no solutions/)."""
+    path = SOLUTIONS / f"{name}.cl"
+    return path if path.is_file() else None
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One compiler message, placed in the learner's file."""

@@ -352,3 +352,39 @@ def test_the_recipes_install_pyprojects_dependencies():
     for recipe in ("deploy/tljh/install-course.sh", "deploy/kubernetes/Dockerfile"):
         text = (ROOT / recipe).read_text()
         assert 'project["dependencies"] + project["optional-dependencies"].get("intel", [])' in text
+
+
+def test_a_graded_days_copy_checks_and_measures_without_the_solutions(tmp_path):
+    """No solutions/ in the copy: a passed performance exercise is timed with no target (never
+    against itself as "the solution"), a measurement before the kernel passes says why it cannot
+    run, and the device check leaves the solutions out."""
+    copy = course_setup.copy_course(tmp_path, source=ROOT, graded=True)
+    assert not (copy / "solutions").exists()
+    (copy / "kernels" / "transpose.cl").write_text((ROOT / "solutions" / "transpose.cl").read_text())
+    env = {**os.environ, **course_setup.user_environment(copy), "COURSE_SMALL": "1",
+           "COURSE_CACHE": str(tmp_path / "cache")}
+
+    def python(code: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code], env=env, cwd=copy, capture_output=True,
+                              text=True, timeout=600)
+
+    measured = python("from helpers.checking.passed import kernel_to_measure\n"
+                      "kernel_to_measure('transpose')")
+    assert "This cell measures your transpose once it passes check(\"transpose\")" in \
+        measured.stderr and "the solutions are not on this server" in measured.stderr
+    out = python("from helpers.checking import run_check\n"
+                 "r = run_check('transpose')\n"
+                 "print(r.passed); print(r.message); print(sorted(r.speed_pass.speed))")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "True" and lines[-1] == "['solution', 'yours']", out.stdout
+    assert "No target to compare with: the solutions are not on this server" in out.stdout
+    assert "the solution reaches" not in out.stdout
+    assert "FileNotFoundError" not in out.stdout + out.stderr
+    after = python("from helpers.checking.passed import kernel_to_measure\n"
+                   "print(kernel_to_measure('transpose'))")
+    assert after.stdout.strip() == str(copy / "kernels" / "transpose.cl"), after.stderr
+    found = python("from helpers.checking.devcheck import items\nprint(list(items()))")
+    assert found.returncode == 0, found.stderr
+    assert "'solution " not in found.stdout and "demo scale" in found.stdout
+    assert "'given " in found.stdout   # the slow kernels the exercises start from are there

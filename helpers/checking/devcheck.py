@@ -219,7 +219,8 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
                   "demo erosion_image": demo_erosion_image,
                   "demo group_order": demo_group_order, "demo transfers": demo_transfers})
     for ex in exercises():
-        found[f"solution {ex.name}"] = partial(solution, name=ex.name)
+        if (SOLUTIONS / f"{ex.name}.cl").is_file():   # a graded day's copy has none
+            found[f"solution {ex.name}"] = partial(solution, name=ex.name)
         if ex.performance is not None and ex.performance.given:
             record = f"{ex.name}:{ex.performance.given[1]}"
             found[f"given {record}"] = partial(solution, name=record)

@@ -360,6 +360,8 @@ def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | N
     if others:
         lines.append("On this device " + "; ".join(others) + ".")
     if "seconds" not in sol:
+        if "error" in sol:
+            lines.append(f"No target to compare with: {sol['error']}.")
         return lines, None
     from ..timing import apart, compare
 

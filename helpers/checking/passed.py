@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import cache
-from ..kernels import kernel_path
+from ..kernels import kernel_path, solution_file
 
 PASSED = "passed-checks"  # cache document: exercise -> digests of kernel texts that passed
 
@@ -34,8 +34,21 @@ def has_passed(name: str, path: Path) -> bool:
 
 
 
+class NotPassedYet(FileNotFoundError):
+    """A measurement of an exercise whose solution is not here (a graded day) and whose kernel
+    has not passed its check yet."""
+
+
 def kernel_to_measure(name: str) -> Path:
     """The kernel file that demos and measurements of exercise ``name`` run: the learner's own
-    once its current text has passed the check, the solution until then."""
+    once its current text has passed the check, the solution until then (where there is none, a
+    graded day's copy, :class:`NotPassedYet` says so)."""
     mine = kernel_path(name, solutions=False)
-    return mine if has_passed(name, mine) else kernel_path(name, solutions=True)
+    if has_passed(name, mine):
+        return mine
+    theirs = solution_file(name)
+    if theirs is None:
+        raise NotPassedYet(f"This cell measures your {name} once it passes check(\"{name}\"), and "
+                           f"it has not yet (as it is now): the solutions are not on this server, "
+                           f"so there is nothing else to measure. Check it first.")
+    return theirs
