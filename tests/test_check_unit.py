@@ -388,6 +388,7 @@ def test_a_device_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(
     import time
     from concurrent.futures import Future
     from types import SimpleNamespace
+
     import helpers.checking.run as run
     monkeypatch.setattr(run, "STUCK_AFTER_DIVERGENCE", 0.05)
     beside = Future()

@@ -218,6 +218,7 @@ needs_root = pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0,
 def test_root_gives_each_learners_notebooks_a_user_id_that_reaches_only_their_copy(tmp_path):
     import pwd
     import subprocess
+
     from helpers.checking.grade import as_user, hand_over, notebook_users
     users = notebook_users(["ann", "ben"])
     assert len(set(users.values())) == 2

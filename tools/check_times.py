@@ -74,7 +74,8 @@ def main() -> int:
             cpu, t = cpu_seconds(), time.perf_counter()
             known = []   # when a performance exercise's verdict was known, before its timing
             report = run_check(name, path, solutions=True, device=args.device,
-                               on_verdict=lambda message: known.append(time.perf_counter()))
+                               on_verdict=lambda message, known=known: known.append(
+                                   time.perf_counter()))
             walls.append(time.perf_counter() - t)
             to_verdict.append((known[0] if known else t + walls[-1]) - t)
             cpu_total += cpu_seconds() - cpu

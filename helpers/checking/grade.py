@@ -364,6 +364,7 @@ def python_refused(uid: int) -> str | None:
     else."""
     import subprocess
     import sys
+
     from .. import apart
     env = {**apart.child_environment(), "HOME": "/"}
     env.pop(apart.CHILD_VARIABLE)
