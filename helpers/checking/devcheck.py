@@ -25,7 +25,7 @@ import pyopencl as cl
 
 from .. import cache, known, probe
 from ..device import DeviceSpec, device_key, driver_name, find_device, is_oclgrind
-from ..kernels import KERNELS, ROOT, SOLUTIONS, build, build_file
+from ..kernels import KERNELS, ROOT, SOLUTIONS, build, build_file, solution_file
 from ..known import CHECKS, course_digest
 
 ITEM_TIMEOUT = 120.0          # seconds one item may take in the child
@@ -219,7 +219,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
                   "demo erosion_image": demo_erosion_image,
                   "demo group_order": demo_group_order, "demo transfers": demo_transfers})
     for ex in exercises():
-        if (SOLUTIONS / f"{ex.name}.cl").is_file():   # a graded day's copy has none
+        if solution_file(ex.name) is not None:   # a graded day's copy has none
             found[f"solution {ex.name}"] = partial(solution, name=ex.name)
         if ex.performance is not None and ex.performance.given:
             record = f"{ex.name}:{ex.performance.given[1]}"

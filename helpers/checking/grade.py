@@ -341,6 +341,15 @@ def notebook_users(learners_: list[str]) -> dict[str, int] | None:
     return {lr: next(free) for lr in learners_}
 
 
+def notebook_environment(extra: dict[str, str]) -> dict[str, str]:
+    """A learner notebook's environment: a course child's (none of the grader's variables), but
+    not marked as one of the checker's workers, with ``extra`` over it."""
+    from .. import apart
+    env = {**apart.child_environment(), **extra}
+    env.pop(apart.CHILD_VARIABLE)
+    return env
+
+
 def as_user(uid: int | None) -> dict:
     """subprocess's arguments to run a child as ``uid`` (and that group alone), or none."""
     return {} if uid is None else {"user": uid, "group": uid, "extra_groups": []}
@@ -365,9 +374,7 @@ def python_refused(uid: int) -> str | None:
     import subprocess
     import sys
 
-    from .. import apart
-    env = {**apart.child_environment(), "HOME": "/"}
-    env.pop(apart.CHILD_VARIABLE)
+    env = notebook_environment({"HOME": "/"})
     try:
         run = subprocess.run([sys.executable, "-c", "import nbval, pyopencl"], cwd="/", env=env,
                              capture_output=True, text=True, timeout=120, **as_user(uid))
@@ -478,10 +485,9 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
     junit = copy / f"{notebook.stem}.junit.xml"
     # the environment a child of the course gets (none of the instructor's variables), its home
     # the learner's private copy; the notebook's processes get the check's memory and file bounds
-    env = {**apart.child_environment(), "COURSE_SOLUTIONS": "0", "COURSE_SMALL": "1",
-           "MPLBACKEND": "Agg", "PYTHONPATH": str(copy), "COURSE_CACHE": str(copy / ".cache"),
-           "HOME": str(copy)}
-    env.pop(apart.CHILD_VARIABLE)
+    env = notebook_environment({"COURSE_SOLUTIONS": "0", "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
+                                "PYTHONPATH": str(copy), "COURSE_CACHE": str(copy / ".cache"),
+                                "HOME": str(copy)})
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
            "--rootdir", str(copy), "--nbval-lax", "--nbval-current-env",
            f"--nbval-cell-timeout={CELL_TIMEOUT}", f"--junitxml={junit}", str(notebook)]

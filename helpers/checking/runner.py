@@ -326,8 +326,8 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
         case = cases[i]
         emit(event="start", case=i)
         items = int(np.prod(case.local_size))
-        not_run = past_the_size(items, largest)
-        if items > largest and i not in beyond:   # the contract allows it; this kernel here not
+        past, not_run = items > largest, past_the_size(items, largest)
+        if past and i not in beyond:   # the contract allows it; this kernel here not
             emit(event="result", case=i, ok=True, not_run=not_run)
             continue
         try:
@@ -336,7 +336,7 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
             else:
                 facts = poisoned_runs(ctx, queue, poisoned, ex, case, rng, req["guard"])
         except KernelRunError as e:
-            if items > largest:   # this one and the rest past the size: not run; the worker spoiled
+            if past:   # this one and the rest past the size: not run; the worker spoiled
                 emit(event="spoiled")
                 for j in order[order.index(i):]:
                     emit(event="result", case=j, ok=True, not_run=past_the_size(
@@ -345,12 +345,12 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
                 emit(event="run_error", case=i, message=str(e))
             break  # a GPU context is unusable after such an error
         except cl.Error as e:
-            if items > largest:
+            if past:
                 emit(event="result", case=i, ok=True, not_run=not_run)
             else:
                 emit(event="launch_error", case=i, message=str(e).splitlines()[0])
             continue
-        if items > largest and not facts.get("ok"):
+        if past and not facts.get("ok"):
             emit(event="result", case=i, ok=True,
                  not_run=not_run + ", and its run past that size went wrong")
             continue
