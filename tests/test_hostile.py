@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import tarfile
 import zipfile
@@ -205,6 +206,63 @@ def test_a_notebook_of_one_cell_does_not_count(tmp_path):
                   '"nbformat_minor": 5}')
     g = grade_notebook("ann", tmp_path, nb, 60)
     assert g.status == "failed" and "lacks the cells that check float_copy" in g.message
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("cell, caught", [
+    ("from helpers import check\ncheck('float_copy')", False),
+    ("from helpers import check, show_ids\nimport numpy as np", False),
+    ("%matplotlib inline\nfrom helpers import check", False),
+    ("def check(name):\n    print('passed')", True),
+    ("check = print", True),
+    ("import helpers\nhelpers.check = lambda name: None", True),
+    ("from helpers.plots import figure as check", True),
+    ("from mine import check", True),
+    ("for check in [print]:\n    pass", True),
+    ("setattr(__builtins__, 'ch' + 'eck', print)", True),
+])
+def test_a_notebook_that_puts_its_own_check_in_place_of_the_courses_does_not_count(
+        tmp_path, cell, caught):
+    from helpers.checking.grade import rebinds_check
+    nb = tmp_path / "n.ipynb"
+    nb.write_text(json.dumps({"cells": [{"cell_type": "code", "source": cell, "metadata": {},
+                                         "outputs": [], "execution_count": None}],
+                              "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    assert bool(rebinds_check(nb)) is caught
+
+
+@pytest.mark.once
+def test_no_course_notebook_puts_another_check_in_place():
+    from helpers.checking.grade import rebinds_check
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        assert rebinds_check(nb) == "", nb.name
+
+
+@pytest.mark.once
+def test_a_notebook_can_neither_reach_a_solution_nor_pass_by_rewriting_its_kernel(tmp_path):
+    """Notebook 00 with one cell more, which asserts that its copy of the course holds no
+    solutions and then writes a right kernel over the learner's wrong one before the check cell."""
+    wrong = (ROOT / "tests" / "wrong" / "float_copy" / "group_id.cl").read_bytes()
+    book = json.loads((ROOT / "notebooks" / "00-host-and-device.ipynb").read_text())
+    first_code = next(i for i, c in enumerate(book["cells"]) if c["cell_type"] == "code")
+    book["cells"].insert(first_code + 1, {
+        "cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+        "source": "import helpers.kernels as k\n"
+                  "assert not (k.ROOT / 'solutions').exists(), 'a solution is within reach'\n"
+                  f"(k.ROOT / 'kernels' / 'float_copy.cl').write_text({SOLUTION!r})\n"})
+    ann = tmp_path / "class" / "ann"
+    (ann / "kernels").mkdir(parents=True)
+    (ann / "notebooks").mkdir()
+    (ann / "kernels" / "float_copy.cl").write_bytes(wrong)
+    (ann / "notebooks" / "00-host-and-device.ipynb").write_text(json.dumps(book))
+    grades = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], notebooks=True,
+                   progress=False, notebooks_as_root=True)
+    by = {g.exercise: g for g in grades}
+    assert by["float_copy"].status == "failed"
+    nb = by["notebook 00-host-and-device"]
+    assert nb.status == "failed", nb.message
+    assert "changed kernels/float_copy.cl while it ran" in nb.message, nb.message
+    assert (ann / "kernels" / "float_copy.cl").read_bytes() == wrong
 
 
 # -- root runs a learner's notebooks with no rights -----------------------------------------------

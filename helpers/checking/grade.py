@@ -284,16 +284,16 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
             stems = [nb.stem for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
             columns += [f"notebook {stem}" for stem in stems]
             for learner, folder in found.items():
-                copy = course_copy(folder, tmp / "courses" / learner)
-                if users:
-                    hand_over(copy, users[learner], tmp)
                 for stem in stems:
-                    nb = copy / "notebooks" / f"{stem}.ipynb"
-                    if nb.is_file():
-                        notebook_work.append((learner, copy, nb))
-                    else:
+                    if not (folder / "notebooks" / f"{stem}.ipynb").is_file():
                         grades.append(Grade(learner, f"notebook {stem}", "missing",
                                             f"notebooks/{stem}.ipynb was not handed in"))
+                        continue
+                    # a copy per notebook: what one notebook writes, another never runs with
+                    copy = course_copy(folder, tmp / "courses" / learner / stem)
+                    if users:
+                        hand_over(copy, users[learner], tmp)
+                    notebook_work.append((learner, copy, copy / "notebooks" / f"{stem}.ipynb"))
         todo = [(lr, ex, path) for lr, ex, path in work if path is not None]
         # a speed target is judged on timings taken one at a time, never beside other checks
         alone = [t for t in todo if require_speed and get(t[1]).performance is not None]
@@ -394,10 +394,11 @@ def python_refused(uid: int) -> str | None:
 
 def course_copy(learner_folder: Path, into: Path) -> Path:
     """A copy of the course in which the learner's kernels and notebooks replace the course's
-    (helpers is copied, not linked: it finds kernels/ next to itself)."""
+    (helpers is copied, not linked: it finds kernels/ next to itself). The solutions are left
+    out, so that no notebook can copy one over its kernel (the notebooks run with them off)."""
     from ..kernels import ROOT
     into.mkdir(parents=True)
-    for part in ("helpers", "kernels", "solutions", "results"):
+    for part in ("helpers", "kernels", "results"):
         shutil.copytree(ROOT / part, into / part,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (into / "notebooks").mkdir()
@@ -452,6 +453,56 @@ def check_calls(notebook: Path) -> list[str]:
     return found
 
 
+def rebinds_check(notebook: Path) -> str:
+    """The first line of the notebook's code that puts something else in place of the course's
+    ``check`` (a def, an assignment, an import from elsewhere, an attribute set), or ""."""
+    import ast
+    for text in code_cells(notebook):
+        # IPython's magics and shell lines are not Python
+        source = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln
+                           for ln in text.splitlines())
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            bound = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound = [node.name]
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr,
+                                   ast.For, ast.With, ast.Delete)):
+                targets = getattr(node, "targets", None) or [getattr(node, "target", None)]
+                for item in getattr(node, "items", []):
+                    targets.append(item.optional_vars)
+                for t in targets:
+                    for sub in ast.walk(t) if t is not None else ():
+                        if isinstance(sub, ast.Name):
+                            bound.append(sub.id)
+                        elif isinstance(sub, ast.Attribute):
+                            bound.append(sub.attr)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                ours = isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] \
+                    == "helpers" and node.level == 0
+                bound = [a.asname or a.name for a in node.names
+                         if not (ours and a.name == "check" and a.asname in (None, "check"))]
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr":
+                bound = ["check"]   # setattr(...) with a name spelled at run time: not allowed
+            if "check" in bound:
+                return ast.get_source_segment(source, node).splitlines()[0].strip()
+    return ""
+
+
+def kernel_texts(copy: Path) -> dict[str, bytes | None]:
+    """The copy's kernels by name (None for one that is not a regular file within its size)."""
+    texts: dict[str, bytes | None] = {}
+    for path in (copy / "kernels").glob("*.cl"):
+        try:
+            texts[path.name] = read_regular(path, KERNEL_BYTES)
+        except RefusedFile:
+            texts[path.name] = None
+    return texts
+
+
 def missing_checks(notebook: Path) -> str:
     """What the learner's notebook lacks of the course's notebook of the same name ("" when
     nothing): a cell that checks an exercise, or most of its code cells."""
@@ -482,6 +533,12 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
         return Grade(learner, column, "failed",
                      f"{notebook.name} {missing}: a notebook counts only when all its cells, "
                      f"its checks among them, run")
+    rebound = rebinds_check(notebook)
+    if rebound:
+        return Grade(learner, column, "failed",
+                     f"{notebook.name} puts something else in place of the course's check "
+                     f"(`{rebound}`): a notebook counts only with the course's own check")
+    before = kernel_texts(copy)
     junit = copy / f"{notebook.stem}.junit.xml"
     # the environment a child of the course gets (none of the instructor's variables), its home
     # the learner's private copy; the notebook's processes get the check's memory and file bounds
@@ -499,6 +556,13 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
     except subprocess.TimeoutExpired:
         return Grade(learner, column, "timed out",
                      f"{notebook.name} did not finish within {timeout:g} s")
+    after = kernel_texts(copy)
+    changed = sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
+    if changed:
+        return Grade(learner, column, "failed",
+                     f"{notebook.name} changed kernels/{', kernels/'.join(changed)} while it ran: "
+                     f"a notebook counts only with the kernels handed in (edit them in the "
+                     f"kernel files, not from the notebook)")
     if run.returncode == 0:
         return Grade(learner, column, "passed", f"{notebook.name}: every cell ran")
     first = _first_failure(junit)
