@@ -387,9 +387,10 @@ def _transfers():
 
 def all_experiments() -> dict[str, Callable[[cl.Context, cl.CommandQueue], dict]]:
     """Every measured experiment of notebooks 01-09, in the notebooks' order."""
+    from .lessons import LESSON_EXPERIMENTS
     from .sgemm import sgemm_experiment
     from .studies import STUDY_EXPERIMENTS
-    return {**EXPERIMENTS, **STUDY_EXPERIMENTS, "sgemm": sgemm_experiment}
+    return {**EXPERIMENTS, **STUDY_EXPERIMENTS, **LESSON_EXPERIMENTS, "sgemm": sgemm_experiment}
 
 
 def run_all(device: str | None = None, names: list[str] | None = None) -> dict:

@@ -532,8 +532,9 @@ def _horner(x: np.ndarray, rounds: int) -> np.ndarray:
 
 def fast_math(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
               rounds: int | None = None, seed: int | None = None) -> list[Prepared]:
-    """sin and exp against native_sin and native_exp; a * b + c with and without
-    -cl-mad-enable. Each row records its largest error against numpy in double precision."""
+    """sin and exp against native_sin and native_exp, and half_sin and half_exp; a * b + c with
+    and without -cl-mad-enable. Each row records its largest error against numpy in double
+    precision."""
     n = n or ((1 << 18) if small_sizes() else (1 << 22))
     rounds = rounds or (16 if small_sizes() else 64)
     local = _local(queue, 256)
@@ -543,6 +544,7 @@ def fast_math(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
     for label, name, options, ref, tol in (
         ("sin, exp", "transcendental", (), _transcendental, 1e-5),
         ("native_sin, native_exp", "transcendental", ("-DNATIVE",), _transcendental, 1e-3),
+        ("half_sin, half_exp", "transcendental", ("-DHALF",), _transcendental, 1e-2),
         ("a * b + c", "horner", (), _horner, 1e-5),
         ("a * b + c, -cl-mad-enable", "horner", ("-cl-mad-enable",), _horner, 1e-5),
     ):

@@ -158,6 +158,11 @@ WRONG_KERNELS = {
     "strided_fix/one_each": ["likely mistake: only the first 32 elements were updated, one per "
                              "work-item"],
     "divergence_fix/even_only": ["likely mistake: every element went through the even step"],
+    "spill_fix/taps_reversed": ["likely mistake: the taps are applied in reverse"],
+    "spill_fix/newest_first": ["likely mistake: the samples were moved newest first"],
+    "bank_fix/last_field": ["likely mistake: each sum leaves out the last of the record's 32"],
+    "bank_fix/no_barrier": ["no_barrier.cl:16:45: data race",
+                            "likely mistake: a barrier is missing between filling the tile"],
     "sgemm_tiled/no_barrier_before": ["no_barrier_before.cl:15:20: data race",
                                       "likely mistake: a barrier is missing: one after filling "
                                       "the tiles"],

@@ -172,11 +172,12 @@ def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
 
 
 def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
-    """A performance study at a small size: every kernel's first result against numpy. A wrong
-    result that the course teaches (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
-    from .. import studies
-    params = studies.SMALL[name]
-    prepared = getattr(studies, name)(ctx, queue, **params)
+    """A performance study (of :mod:`helpers.studies` or :mod:`helpers.lessons`) at a small size:
+    every kernel's first result against numpy. A wrong result that the course teaches
+    (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
+    from .. import lessons, studies
+    where = studies if name in studies.SMALL else lessons
+    prepared = getattr(where, name)(ctx, queue, **where.SMALL[name])
     known, wrong = [], []
     for p in prepared:
         try:
@@ -209,7 +210,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
     """Every item of the device check, by name."""
     from functools import partial
 
-    from .. import studies
+    from .. import lessons, studies
     from ..bench import PEAK_WIDTHS, vector_name
     from .exercises import exercises
     found: dict[str, Callable] = {}
@@ -224,7 +225,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
         if ex.performance is not None and ex.performance.given:
             record = f"{ex.name}:{ex.performance.given[1]}"
             found[f"given {record}"] = partial(solution, name=record)
-    for name in studies.SMALL:
+    for name in [*studies.SMALL, *lessons.SMALL]:
         found[f"study {name}"] = partial(study, name=name)
     found["study sgemm"] = study_sgemm
     return found

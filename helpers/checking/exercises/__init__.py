@@ -9,7 +9,14 @@ It may also name typical mistakes as models of the output they produce, and hint
 
 from __future__ import annotations
 
-from . import level0, level1, level2, level3, level4  # noqa: F401  (each registers its records)
+from . import (  # noqa: F401  (each registers its records)
+    level0,
+    level1,
+    level2,
+    level3,
+    level3_registers_banks,
+    level4,
+)
 from .model import (
     REGISTRY,
     Buffer,

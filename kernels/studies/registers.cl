@@ -1,0 +1,61 @@
+// Notebook 05, "Registers, private arrays and unrolling": an 8-tap filter run along `steps`
+// samples of `channels` signals, one work-item per signal. Sample t of signal c is at
+// [t * channels + c], so at every step neighbouring work-items read neighbouring floats.
+//
+//     y[t][c] = coef[0] x[t][c] + coef[1] x[t-1][c] + ... + coef[7] x[t-7][c]  (x before 0: 0)
+//
+// Each work-item keeps the last 8 samples of its signal. Where it keeps them is the lesson:
+// registers are the fastest memory there is, but a private array that the compiler cannot index
+// with constants goes to memory ("private" memory that lives in the device's DRAM, cached).
+
+#define TAPS 8
+
+// spill_fix starts here: the last 8 samples in a ring of 8 floats, written at t % 8. The index
+// depends on t, known only at run time, so no compiler can give each element a register.
+__kernel void fir_ring(__global const float *x, __global float *y, __constant float *coef,
+                       const uint channels, const uint steps)
+{
+    const uint c = get_global_id(0);
+    if (c >= channels)
+        return;
+    float ring[TAPS];
+    for (uint k = 0; k < TAPS; ++k)
+        ring[k] = 0.0f;
+    for (uint t = 0; t < steps; ++t) {
+        ring[t % TAPS] = x[t * channels + c];
+        float acc = 0.0f;
+        for (uint k = 0; k < TAPS; ++k)
+            acc += coef[k] * ring[(t - k) % TAPS];   // t - k wraps as a uint: still right mod 8
+        y[t * channels + c] = acc;
+    }
+}
+
+// The same 8 samples in an array shifted by one place per step. Every index is a constant once
+// the two inner loops are unrolled, and a compiler today unrolls them by itself. Built with
+// -DNO_UNROLL, `#pragma unroll 1` forbids it: the 2010 situation of Du et al., whose ported
+// GEMM indexed its private arrays at run time until they unrolled the loops by hand.
+__kernel void fir_shift(__global const float *x, __global float *y, __constant float *coef,
+                        const uint channels, const uint steps)
+{
+    const uint c = get_global_id(0);
+    if (c >= channels)
+        return;
+    float h[TAPS];
+    for (uint k = 0; k < TAPS; ++k)
+        h[k] = 0.0f;
+    for (uint t = 0; t < steps; ++t) {
+#ifdef NO_UNROLL
+#pragma unroll 1
+#endif
+        for (uint k = TAPS - 1; k > 0; --k)
+            h[k] = h[k - 1];
+        h[0] = x[t * channels + c];
+        float acc = 0.0f;
+#ifdef NO_UNROLL
+#pragma unroll 1
+#endif
+        for (uint k = 0; k < TAPS; ++k)
+            acc += coef[k] * h[k];
+        y[t * channels + c] = acc;
+    }
+}
