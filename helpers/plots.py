@@ -429,3 +429,37 @@ def rates(rows: list[dict], peak: float | None = None, title: str = "") -> Figur
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def work_group_sizes(series: dict[str, list[dict]], chosen: int | str | None = None,
+                     title: str = "y = a x + y: GB/s against the work-group size") -> Figure:
+    """One line per device (``series`` maps a device name to the rows of
+    :func:`helpers.lessons.work_group_sizes`): GB/s at each local size, and a dashed line at the
+    throughput with the local size left to the driver (NULL). ``chosen`` marks one size ("NULL"
+    marks the driver's)."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    colors = ["#0072b2", "#e69f00", "#009e73", "#cc79a7"]
+    for k, (device, rows) in enumerate(series.items()):
+        color = colors[k % len(colors)]
+        sized = sorted((r["local"], r["gb_per_s"]) for r in rows if r.get("local"))
+        ax.plot([s for s, _ in sized], [g for _, g in sized], "o-", markersize=3, color=color,
+                label=device)
+        null = [r["gb_per_s"] for r in rows if r.get("local") is None]
+        if null:
+            ax.axhline(null[0], color=color, linestyle="--", linewidth=1)
+            ax.text(sized[0][0] if sized else 1, null[0], " NULL", color=color, fontsize=7,
+                    va="bottom")
+        at = [g for s, g in sized if s == chosen] or (null if chosen == "NULL" else [])
+        if at:
+            ax.plot([chosen if chosen != "NULL" else sized[-1][0]], at, "o", markersize=11,
+                    markerfacecolor="none", markeredgecolor="black")
+    if isinstance(chosen, int):
+        ax.axvline(chosen, color="black", linewidth=0.8, linestyle=":")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("work-items per work-group (local size)")
+    ax.set_ylabel("GB/s")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig

@@ -190,3 +190,43 @@ class OccupancyCalculator(widgets.VBox):
             return None
         _show(self.picture, plots.occupancy(r))
         return r
+
+
+class WorkGroupSizeExplorer(widgets.VBox):
+    """A slider over the measured work-group sizes (from 32 to the device's largest, then
+    "NULL", the driver's choice): the figure marks the chosen size on every device's line and
+    the text gives its throughput beside the best and the driver's."""
+
+    def __init__(self, series: dict[str, list[dict]]):
+        self.series = series
+        sizes = sorted({r["local"] for rows in series.values() for r in rows
+                        if r.get("local") and r["local"] >= 32})
+        self.size = widgets.SelectionSlider(options=[*sizes, "NULL"],
+                                            value=256 if 256 in sizes else sizes[0],
+                                            description="local size",
+                                            continuous_update=False)
+        self.size.observe(lambda _: self.update(), names="value")
+        self.text = widgets.HTML()
+        self.picture = widgets.Output()
+        super().__init__([self.size, self.text, self.picture])
+        self.update()
+
+    def lines(self) -> list[str]:
+        """One sentence per device for the chosen size."""
+        chosen = self.size.value
+        out = []
+        for device, rows in self.series.items():
+            at = [r for r in rows if (r.get("local") or "NULL") == chosen]
+            best = max(rows, key=lambda r: r["gb_per_s"])
+            if not at:
+                out.append(f"{device}: {chosen} was not measured (past this device's largest)")
+                continue
+            where = "the driver's choice" if best.get("local") is None else f"{best['local']}"
+            out.append(f"{device}: {at[0]['gb_per_s']:.1f} GB/s "
+                       f"({at[0]['gb_per_s'] / best['gb_per_s']:.0%} of the best, "
+                       f"{best['gb_per_s']:.1f} GB/s at {where})")
+        return out
+
+    def update(self) -> None:
+        self.text.value = "<br>".join(html.escape(line) for line in self.lines())
+        _show(self.picture, plots.work_group_sizes(self.series, self.size.value))

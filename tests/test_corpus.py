@@ -40,6 +40,10 @@ FIRST_LINE = {
     "mat_vec_mul/barrier_in_branch": ["divergent barrier"],
     "mat_vec_mul/tree_per_chunk": ["divergent barrier"],
     "parallel_sum/half_is_a_type": ["does not compile"],
+    "spill_fix/shift_after_load": ["likely mistake: the new sample was stored before the shift"],
+    "spill_fix/history_uninitialised": ["never initialized"],
+    "bank_fix/no_group_offset": ["likely mistake: every work-group summed the first"],
+    "bank_fix/early_return": ["divergent barrier"],
 }
 
 # kernel -> fragments the diagnosis must not hold anywhere

@@ -134,3 +134,21 @@ def test_group_order_and_timings_figures():
     assert isinstance(plots.group_order(np.random.default_rng(0).permutation(50)), Figure)
     assert isinstance(plots.timings([("a", 1e-3), ("b", 2e-3)]), Figure)
     plt.close("all")
+
+
+def test_the_work_group_size_explorer_marks_the_chosen_size_on_every_device():
+    here = [{"local": s, "gb_per_s": g} for s, g in ((1, 2.0), (32, 10.0), (256, 20.0))] + \
+        [{"local": None, "gb_per_s": 15.0}]
+    there = [{"local": s, "gb_per_s": g} for s, g in ((32, 100.0), (256, 400.0), (1024, 300.0))] \
+        + [{"local": None, "gb_per_s": 350.0}]
+    from helpers import widgets
+    w = widgets.WorkGroupSizeExplorer({"here": here, "H100": there})
+    assert list(w.size.options) == [32, 256, 1024, "NULL"] and w.size.value == 256
+    assert w.lines() == ["here: 20.0 GB/s (100% of the best, 20.0 GB/s at 256)",
+                         "H100: 400.0 GB/s (100% of the best, 400.0 GB/s at 256)"]
+    w.size.value = 1024
+    assert w.lines()[0] == "here: 1024 was not measured (past this device's largest)"
+    assert w.lines()[1].startswith("H100: 300.0 GB/s (75% of the best")
+    w.size.value = "NULL"
+    assert w.lines()[0] == "here: 15.0 GB/s (75% of the best, 20.0 GB/s at 256)"
+    assert isinstance(plots.work_group_sizes({"here": here}, "NULL"), Figure)

@@ -61,6 +61,13 @@ def _shifted_newest_first(case: Case, inputs: Inputs) -> Outputs:
     return {"y": _fir(np.array([c[0], c[1:].sum()]), case, inputs["x"])}
 
 
+def _stored_before_the_shift(case: Case, inputs: Inputs) -> Outputs:
+    """h0 = the new sample before the shift: h1 then holds x[t] too and x[t-7] falls out, so
+    y[t] = (coef[0] + coef[1]) x[t] + coef[2] x[t-1] + ... + coef[7] x[t-6]."""
+    c = inputs["coef"].astype(np.float64)
+    return {"y": _fir(np.concatenate([[c[0] + c[1]], c[2:]]), case, inputs["x"])}
+
+
 def fir_case(channels: int, steps: int, local: int, small: bool = True) -> Case:
     return Case((rounded_up(channels, local),), (local,), {"channels": channels, "steps": steps},
                 small=small)
@@ -114,6 +121,10 @@ register(Exercise(
                 "the samples were moved newest first (h1 = h0 before h2 = h1), so every older "
                 "place holds the previous sample: move them oldest first, h7 = h6 down to h1 = h0, "
                 "then h0 = the new sample"),
+        Mistake("stored before the shift", _stored_before_the_shift,
+                "the new sample was stored before the shift, so it moved on at once: x[t] is "
+                "counted twice (with coef[0] and coef[1]) and x[t - 7] never. Shift first "
+                "(h7 = h6 ... h1 = h0), then h0 = x[t * channels + c]"),
     ),
     finding_hints=(
         FindingHint("uninitialized", "the history is read before it is set: start every place "
