@@ -453,9 +453,11 @@ def summary(run: dict) -> str:
                 launch = f" [{row['launch']}, {row['groups']} groups]" if "launch" in row else ""
                 if "gb_per_s" in row and name != "sgemm":
                     rate = f"{row['gb_per_s']:8.1f} GB/s"
-                else:
+                elif "gflop_per_s" in row:
                     rate = f"{row['gflop_per_s']:9.1f} GFLOP/s"
                     where = f" n={row['n']}" if "n" in row else where
+                else:   # a wall-clock time only (host and device at once)
+                    rate = ""
                 lines.append(f"    {row['label'][:60] + where + launch:<58} "
                              f"{row['seconds'] * 1e3:9.3f} ms {rate}{extra}")
     return "\n".join(lines)
