@@ -3,6 +3,9 @@ the solutions switched on, small sizes, no display, and an empty cache of measur
 passed checks. Set before collection, so that the Jupyter kernels nbval starts inherit them; tests
 that check the learner's skeletons pass ``solutions=False`` explicitly.
 
+Every Jupyter kernel of the run starts with tests/notebook_startup.py: a warning of the course's
+own code is an error there.
+
 Everything a run writes to temporary files goes into one folder of its own (``TMPDIR`` points there
 for this process and every process it starts: checks, probes, Jupyter kernels, drivers), which is
 removed when the run ends: the suite leaves nothing behind in /tmp.
@@ -32,6 +35,13 @@ def pytest_configure(config) -> None:
     os.environ["TMPDIR"] = _RUN_FOLDER
     tempfile.tempdir = None  # tempfile reads TMPDIR again
     os.environ.setdefault("COURSE_CACHE", os.path.join(_RUN_FOLDER, "course-cache"))
+    # every Jupyter kernel of the run turns the course's own warnings into errors
+    startup = os.path.join(_RUN_FOLDER, "ipython", "profile_default", "startup")
+    os.makedirs(startup)
+    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests",
+                                 "notebook_startup.py"),
+                    os.path.join(startup, "00-course-warnings-are-errors.py"))
+    os.environ["IPYTHONDIR"] = os.path.join(_RUN_FOLDER, "ipython")
     if config.option.basetemp is None:
         config.option.basetemp = os.path.join(_RUN_FOLDER, "pytest")
 

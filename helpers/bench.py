@@ -209,6 +209,15 @@ def load_result(name: str) -> dict:
     return json.loads((RESULTS / f"{name}.json").read_text())
 
 
+def reference_verdict(name: str, result: str = "checks-nvidia-h100") -> str:
+    """The recorded check of exercise ``name``'s solution (with its speed lines) on the reference
+    device of ``results/RESULT.json``, as the check printed it there."""
+    rec = next(r for r in load_result(result)["checks"]
+               if r["exercise"] == name and r["kernel"] == f"solutions/{name}.cl")
+    where = rec["message"].splitlines()[0].split(" on ", 1)[-1].split(" (")[0]
+    return "\n".join([f"{where}, {name} (solution):", *rec["message"].splitlines()[1:]])
+
+
 # --------------------------------------------------------------------------------------------------
 # Timing an exercise's kernel with the record's own buffers.
 

@@ -249,11 +249,22 @@ def course_context(
     dev = device if isinstance(device, cl.Device) else choose_device(device)
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    quiet_builds()
     if not quiet:
         for sentence in PASSED_OVER if device is None else ():
             print(sentence)
         print(f"Running on: {describe(dev)}")
     return ctx, queue
+
+
+def quiet_builds() -> None:
+    """Keep pyopencl's note "Non-empty compiler output encountered" (a driver's chatter: Intel's
+    runtime logs every build, NVIDIA's too) from the notebook's cells, for the builds of
+    pyopencl.array and of a cell's own cl.Program alike. A learner's real compiler warnings come
+    from the check, placed in their file; PYOPENCL_COMPILER_OUTPUT=1 still shows whole logs."""
+    import warnings
+    warnings.filterwarnings("ignore", message="Non-empty compiler output encountered",
+                            category=cl.CompilerWarning)
 
 
 def describe(dev: cl.Device) -> str:

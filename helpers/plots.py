@@ -7,6 +7,7 @@ widgets draw through these same functions.
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
@@ -461,5 +462,19 @@ def work_group_sizes(series: dict[str, list[dict]], chosen: int | str | None = N
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
     ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def images(pictures: dict[str, np.ndarray], title: str = "") -> Figure:
+    """Grey-scale pictures side by side, each under its name (each keeps its own pixel grid)."""
+    fig, axes = plt.subplots(1, len(pictures), figsize=(3.2 * len(pictures), 3.4))
+    for ax, (name, picture) in zip(np.atleast_1d(axes), pictures.items(), strict=True):
+        ax.imshow(picture, cmap="gray", interpolation="nearest")
+        ax.set_title(f"{name}\n{picture.shape[1]} x {picture.shape[0]}", fontsize=9)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    if title:
+        fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig

@@ -91,3 +91,19 @@ def test_devices_command_exits_2_with_a_sentence_when_there_is_no_platform(tmp_p
                          text=True, env=env, cwd=ROOT)
     assert out.returncode == 2, out.stdout + out.stderr
     assert "No OpenCL platform was found" in out.stderr and "make lab" in out.stderr
+
+
+def test_a_cells_own_build_shows_no_compiler_chatter():
+    """course_context keeps pyopencl's "Non-empty compiler output encountered" out of a cell (Intel's
+    runtime logs every build): a raw cl.Program(...).build() after it warns nothing of the kind."""
+    import warnings
+
+    import pyopencl as cl
+
+    from helpers.device import course_context
+    from helpers.kernels import kernel_path
+    ctx, _ = course_context(quiet=True)
+    with warnings.catch_warnings(record=True) as caught:
+        cl.Program(ctx, kernel_path("scale").read_text() + "\n// a new text: no cached binary\n"
+                   f"// {id(caught)}\n").build()
+    assert not [w for w in caught if "Non-empty compiler output" in str(w.message)]

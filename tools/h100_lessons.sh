@@ -6,15 +6,17 @@
 #                         which gained half_sin and half_exp) replaced by one bench run (--merge)
 #   checks-nvidia-h100.json   results/checks-nvidia-h100.json with the checks of the solutions of
 #                         spill_fix and bank_fix (each times the solution and the given kernel)
-#   pytest-lessons-nvidia-h100.txt   the lessons' studies, the two exercises and their corpus on the GPU
+#   pytest-lessons-nvidia-h100.txt   the lessons' studies, the two exercises and their corpus on the
+#                         GPU, and notebook 09's terms cell run with pyopencl's warnings as errors
+# EXERCISES="spill_fix" checks only those (the bench is left out when BENCH=0).
 set -u
 OUT=${OUT:?set OUT to a folder for the results}
 export COURSE_CACHE=$OUT/cache
 cp results/nvidia-h100.json results/checks-nvidia-h100.json "$OUT/"
-python3 -m helpers bench --device nvidia --out "$OUT/nvidia-h100.json" --merge --only \
+[ "${BENCH:-1}" = 1 ] && python3 -m helpers bench --device nvidia --out "$OUT/nvidia-h100.json" --merge --only \
     work_group_sizes registers banks integer_division product_error images split_work fast_math \
     > "$OUT/bench-lessons.txt" 2>&1
-for n in spill_fix bank_fix; do
+for n in ${EXERCISES:-spill_fix bank_fix}; do
     python3 -m helpers check "$n" --solutions --device nvidia --json > "$OUT/check-$n.json"
 done
 python3 - "$OUT" <<'PY'
@@ -25,7 +27,8 @@ record = json.loads((out / "checks-nvidia-h100.json").read_text())
 new = [json.loads(f.read_text()) for f in sorted(out.glob("check-*.json"))]
 names = {c["kernel"] for c in new}
 record["checks"] = [c for c in record["checks"] if c["kernel"] not in names] + new
-record["written_by"] += "; spill_fix and bank_fix: tools/h100_lessons.sh"
+if "h100_lessons" not in record["written_by"]:
+    record["written_by"] += "; spill_fix and bank_fix: tools/h100_lessons.sh"
 (out / "checks-nvidia-h100.json").write_text(json.dumps(record, indent=1) + "\n")
 for c in new:
     print(c["kernel"]); print(c["message"])
@@ -34,8 +37,16 @@ rm -f "$OUT"/check-*.json
 { echo "# COURSE_DEVICE=nvidia python3 -m pytest -q tests/test_lessons.py, and tests/test_exercises.py tests/test_corpus.py -k 'spill_fix or bank_fix'; $(date -u +%F)"
   COURSE_DEVICE=nvidia python3 -m pytest -q -p no:cacheprovider -o addopts="" tests/test_lessons.py 2>&1 | tail -5
   COURSE_DEVICE=nvidia python3 -m pytest -q -p no:cacheprovider -o addopts="" \
-      tests/test_exercises.py tests/test_corpus.py -k "spill_fix or bank_fix" 2>&1 | tail -15; } \
-    > "$OUT/pytest-lessons-nvidia-h100.txt"
-tail -60 "$OUT/bench-lessons.txt"
+      tests/test_exercises.py tests/test_corpus.py -k "spill_fix or bank_fix" 2>&1 | tail -40
+  echo "# notebook 09's first cells (the terms table builds a kernel) with warnings as errors"
+  python3 -W error::UserWarning - <<'PY' 2>&1 | tail -20
+import json
+cells = [c for c in json.load(open("notebooks/09-portability-and-tuning.ipynb"))["cells"]
+         if c["cell_type"] == "code"]
+for cell in cells[:2]:
+    exec("".join(cell["source"]))
+PY
+  echo "exit status ${PIPESTATUS[0]}"; } > "$OUT/pytest-lessons-nvidia-h100.txt"
+[ -f "$OUT/bench-lessons.txt" ] && tail -60 "$OUT/bench-lessons.txt"
 cat "$OUT/pytest-lessons-nvidia-h100.txt"
 rm -rf "$OUT/cache"
