@@ -236,8 +236,9 @@ register(Exercise(
         FindingHint("out_of_bounds_read", f"the tile was read past its end: {_TILE}", "local"),
         FindingHint("out_of_bounds_write", f"the tile was written past its end: {_TILE}",
                     "local"),
-        FindingHint("uninitialized", "a sum read a float of the tile that was never written: "
-                    "every float of a record's row must be copied before the barrier"),
+        FindingHint("uninitialized", "a sum read a float of the tile before anything was "
+                    "written there: the barrier between filling the tile and reading it is "
+                    "missing, or a float of a record's row is never copied"),
     ),
     performance=Performance(records_case(1 << 18, 128, small=False),
                             records_case(1 << 14, 128, small=False),
