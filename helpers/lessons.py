@@ -30,12 +30,11 @@ from .studies import (
     _local,
     _out,
     _read,
-    _result,
     _rng,
     _run_and_compare,
+    experiment,
     kernel,
     launcher,
-    measure,
 )
 from .timing import environment, small_sizes
 
@@ -377,15 +376,6 @@ def split_work(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
 # --------------------------------------------------------------------------------------------------
 # For python -m helpers bench and the device check.
 
-def _timed_experiment(name: str, study: Callable[..., list[Prepared]]
-                      ) -> Callable[[cl.Context, cl.CommandQueue], dict]:
-    def run(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
-        left_out: list[dict] = []
-        rows = measure(study(ctx, queue), queue, left_out=left_out)
-        return _result(name, rows, queue, left_out=left_out)
-    return run
-
-
 def _images_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     found = images(ctx, queue)
     return {"experiment": "images", **{k: v for k, v in found.items()
@@ -393,10 +383,10 @@ def _images_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
 
 
 LESSON_EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
-    "work_group_sizes": _timed_experiment("work_group_sizes", work_group_sizes),
-    "registers": _timed_experiment("registers", registers),
-    "banks": _timed_experiment("banks", banks),
-    "integer_division": _timed_experiment("integer_division", integer_division),
+    "work_group_sizes": experiment("work_group_sizes", work_group_sizes),
+    "registers": experiment("registers", registers),
+    "banks": experiment("banks", banks),
+    "integer_division": experiment("integer_division", integer_division),
     "product_error": lambda ctx, queue: {"experiment": "product_error",
                                          **product_error(ctx, queue)},
     "images": _images_experiment,
