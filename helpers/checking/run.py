@@ -23,7 +23,7 @@ from .exercises import device_limits, get, load_registry_file, uses_local_memory
 from .options import HANG_OCLGRIND_TIMEOUT, SPEED_TIMEOUT, STUCK_AFTER_DIVERGENCE, CheckOptions
 from .passed import remember_pass
 from .passes import Check, PassResult, merged, oclgrind_cases, oclgrind_pass, run_pass
-from .verdict import CheckReport, verdict, with_warnings
+from .verdict import CheckReport, reproduce_line, verdict, with_warnings
 
 
 class KernelCheckFailed(AssertionError):
@@ -166,6 +166,8 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
             lines = found + lines if any(f.kind != "other" for f in op.findings) \
                 else lines + found
         msg = "\n".join([f"{name} failed ({shown}, on {where}):", indent(lines)])
+        if dp.hung_in is not None or dp.flooded:   # it ran: its inputs can be had again
+            msg += "\n" + reproduce_line(name, seed)
         return with_warnings(CheckReport(name, False, msg, path, seed, dp, op))
 
     op = small_pass(True) if beside is not None else (

@@ -109,6 +109,11 @@ def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
             f"the tile.")
 
 
+def reproduce_line(name: str, seed: int) -> str:
+    """The last line of a failed check that ran: how to run it again on the same inputs."""
+    return f"(inputs from seed {seed}: python -m helpers check {name} --seed {seed})"
+
+
 def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
             seed: int, path: Path, options: CheckOptions,
             probe: PassResult | None = None) -> CheckReport:
@@ -118,7 +123,7 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     name = ex.name
     run_timeout, oclgrind_run_timeout = options.run_timeout, options.oclgrind_run_timeout
     header = f"{name} failed ({shown}, on {where}):"
-    reproduce = f"(inputs from seed {seed}: python -m helpers check {name} --seed {seed})"
+    reproduce = reproduce_line(name, seed)
     n_small = len(op.cases) if op else 0
     oclgrind_clean = op is not None and op.all_ok() and not op.findings
     device_ok = dp.all_ok()
