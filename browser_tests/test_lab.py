@@ -176,25 +176,31 @@ def test_notebook_01_runs_top_to_bottom_with_its_widgets(lab, browser):
     page.close()
 
 
-def test_notebook_02_explorer_redraws_when_a_slider_moves(lab, browser):
+def test_notebook_02_explorers_redraw_when_a_slider_moves(lab, browser):
     base, token, work = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     run_all(page, base, token, "02-work-groups.ipynb", work)
     assert problems(page) == []
-    # the explorer is the last output with sliders; its picture is the last image in it
-    explorer = page.locator(".jp-OutputArea-output:has(.widget-slider)").last
-    picture = explorer.locator("img").last
-    picture.wait_for(timeout=60_000)
-    before = picture.get_attribute("src")
-    handle = explorer.locator(".widget-slider .noUi-handle").first
-    handle.focus()
-    handle.press("ArrowRight")  # continuous_update=False: the change counts on release of a key
-    page.wait_for_function(
-        "(before) => { const outs = [...document.querySelectorAll('.jp-OutputArea-output')]"
-        ".filter(o => o.querySelector('.widget-slider'));"
-        " const imgs = outs.length ? [...outs[outs.length - 1].querySelectorAll('img')] : [];"
-        " const img = imgs[imgs.length - 1];"
-        " return img && img.getAttribute('src') !== before; }", arg=before, timeout=60_000)
-    assert problems(page) == []
+    # the NDRange explorer and then the work-group size explorer are the last two outputs with
+    # sliders; each one's picture is the last image in it
+    outputs = page.locator(".jp-OutputArea-output:has(.widget-slider)")
+    count = outputs.count()
+    assert count >= 2, f"{count} outputs with sliders"
+    for k in (count - 2, count - 1):
+        explorer = outputs.nth(k)
+        picture = explorer.locator("img").last
+        picture.wait_for(timeout=60_000)
+        before = picture.get_attribute("src")
+        handle = explorer.locator(".widget-slider .noUi-handle").first
+        handle.focus()
+        handle.press("ArrowRight")  # continuous_update=False: the change counts on a key's release
+        page.wait_for_function(
+            "(arg) => { const outs = [...document.querySelectorAll('.jp-OutputArea-output')]"
+            ".filter(o => o.querySelector('.widget-slider'));"
+            " const imgs = outs.length > arg.k ? [...outs[arg.k].querySelectorAll('img')] : [];"
+            " const img = imgs[imgs.length - 1];"
+            " return img && img.getAttribute('src') !== arg.before; }",
+            arg={"k": k, "before": before}, timeout=60_000)
+        assert problems(page) == []
     page.screenshot(path=str(work / "02-explorer.png"))
     page.close()
