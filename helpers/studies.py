@@ -61,10 +61,10 @@ class LeftOutKernel:
         raise self.error
 
 
-def kernel(ctx: cl.Context, file: str, name: str, options: tuple[str, ...] = ()
+def kernel(ctx: cl.Context, file: str | Path, name: str, options: tuple[str, ...] = ()
            ) -> cl.Kernel | LeftOutKernel:
-    """Kernel ``name`` of ``kernels/studies/FILE``, built once per context and options (a
-    :class:`LeftOutKernel` when the driver crashes on it or refuses it)."""
+    """Kernel ``name`` of ``kernels/studies/FILE`` (or of the file at a path), built once per
+    context and options (a :class:`LeftOutKernel` when the driver crashes on it or refuses it)."""
     try:
         return cl.Kernel(build_file(ctx, STUDIES / file, list(options), reuse=True), name)
     except (KernelLeftOut, KernelBuildError) as e:

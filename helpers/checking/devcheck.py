@@ -171,12 +171,12 @@ def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
             raise ItemWrong(f"overlap ({run['label']}) differs from numpy")
 
 
-def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
-    """A performance study (of :mod:`helpers.studies` or :mod:`helpers.lessons`) at a small size:
-    every kernel's first result against numpy. A wrong result that the course teaches
-    (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
-    from .. import lessons, studies
-    where = studies if name in studies.SMALL else lessons
+def study(ctx: cl.Context, queue: cl.CommandQueue, name: str, where=None) -> str | None:
+    """A performance study of module ``where`` (:mod:`helpers.studies` by default, or
+    :mod:`helpers.lessons`) at its small size: every kernel's first result against numpy. A wrong
+    result that the course teaches (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
+    from .. import studies
+    where = where or studies
     prepared = getattr(where, name)(ctx, queue, **where.SMALL[name])
     known, wrong = [], []
     for p in prepared:
@@ -225,8 +225,9 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
         if ex.performance is not None and ex.performance.given:
             record = f"{ex.name}:{ex.performance.given[1]}"
             found[f"given {record}"] = partial(solution, name=record)
-    for name in [*studies.SMALL, *lessons.SMALL]:
-        found[f"study {name}"] = partial(study, name=name)
+    for where in (studies, lessons):
+        for name in where.SMALL:
+            found[f"study {name}"] = partial(study, name=name, where=where)
     found["study sgemm"] = study_sgemm
     return found
 

@@ -36,15 +36,20 @@ def _fir_inputs(case: Case, rng: np.random.Generator) -> Inputs:
             "coef": rng.uniform(0.1, 1.0, TAPS).astype(np.float32)}
 
 
-def _fir(taps: np.ndarray, case: Case, x: np.ndarray) -> np.ndarray:
+def fir(taps: np.ndarray, steps: int, channels: int, x: np.ndarray) -> np.ndarray:
     """y[t][c] = sum_k taps[k] x[t - k][c] (x before 0 is 0), summed in double precision (one
-    float64 array: the timing child has a bounded memory beside the driver's)."""
-    x = x.reshape(case["steps"], case["channels"])
+    float64 array: the timing child has a bounded memory beside the driver's). Also the
+    reference of the registers study (helpers.lessons)."""
+    x = x.reshape(steps, channels)
     y = np.zeros(x.shape)
     for k, tap in enumerate(taps.astype(np.float64)):
-        if k < x.shape[0]:
-            y[k:] += tap * x[:x.shape[0] - k]
+        if k < steps:
+            y[k:] += tap * x[:steps - k]
     return y.ravel()
+
+
+def _fir(taps: np.ndarray, case: Case, x: np.ndarray) -> np.ndarray:
+    return fir(taps, case["steps"], case["channels"], x)
 
 
 def _filtered(case: Case, inputs: Inputs) -> Outputs:
