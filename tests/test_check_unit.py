@@ -402,4 +402,64 @@ def test_a_device_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(
     assert stuck() is None                       # seen now: the device is given its grace
     time.sleep(0.1)
     assert stuck() == 0.05
+    assert stuck(time.perf_counter()) is None    # ... counted from its last step: it moved on
     assert run._stuck_watch(None)() is None      # no Oclgrind pass beside: only the time limit
+    monkeypatch.setattr(run, "STUCK_AFTER_DIVERGENCE_CPU", 0.3)
+    on_cpu = run._stuck_watch(diverged, on_gpu=False)
+    assert on_cpu() is None
+    time.sleep(0.1)
+    assert on_cpu() is None                      # a CPU's runtime may be compiling for the case
+    time.sleep(0.25)
+    assert on_cpu() == 0.3
+
+
+def test_oclgrind_cases_are_dealt_out_largest_first_each_share_in_order():
+    from helpers.checking.passes import shares
+    cases = [Case((n,), (min(n, 64),), {"n": n}) for n in (64, 4096, 128, 2048, 256, 32)]
+    dealt = shares(cases, 3)
+    assert sorted(i for s in dealt for i in s) == list(range(6))     # each case once
+    assert all(s == sorted(s) for s in dealt)
+    loads = [sum(cases[i].work_items for i in s) for s in dealt]
+    assert max(loads) == 4096 and len(dealt) == 3                    # the largest alone
+    assert shares(cases[:2], 3) == [[1], [0]]                        # no more shares than cases
+    assert shares(cases, 1) == [list(range(6))]
+
+
+def test_passes_over_shares_gather_into_one_pass_over_every_case():
+    from helpers.checking.passes import gathered, merged
+    cases = [Case((n,), (n,), {"n": n}) for n in (16, 32, 64, 128)]
+    race = Finding("race", "a race", "Read-write data race", 7, 3, "x", None)
+    a = _pass(GRIND, [cases[0], cases[2]], [RIGHT, WRONG], [race])
+    b = _pass(GRIND, [cases[1], cases[3]], [RIGHT, RIGHT], [race])
+    a.exit_code = b.exit_code = None
+    a.started, a.seconds, b.started, b.seconds = 10.0, 1.0, 10.2, 2.0
+    b.hung_in, b.cut_short, b.skipped_plugin = 1, True, "uninitialized values"
+    b.executed, a.executed = {"load local": 5}, {"load local": 2, "barrier": 1}
+    a.marks, b.marks = {"asked": 10.0, "built": 10.5, "ended": 11.0}, {"asked": 10.2,
+                                                                        "built": 10.4, "ended": 12.2}
+    g = gathered(cases, [([0, 2], a), ([1, 3], b)])
+    assert g.cases == cases and g.results == {0: RIGHT, 2: WRONG, 1: RIGHT, 3: RIGHT}
+    assert g.failing() == [2]
+    assert g.hung_in == 3                      # b's second case is the third of all
+    assert g.cut_short and g.skipped_plugin == "uninitialized values" and g.exit_code is None
+    assert [(f.kind, f.count) for f in g.findings] == [("race", 2)]
+    assert g.executed == {"load local": 7, "barrier": 1}
+    assert g.started == 10.0 and g.seconds == pytest.approx(2.2)
+    assert g.marks == {"asked": 10.0, "built": 10.5, "ended": 12.2}
+    c = _pass(GRIND, [cases[3]], [WRONG])
+    c.crashed_in = 1                           # after its last case
+    m = merged(_pass(GRIND, cases[:3], [RIGHT] * 3), c)
+    assert m.failing() == [3] and m.crashed_in == 4 and m.exit_code == 0
+
+
+def test_a_check_deals_oclgrind_cases_to_one_worker_per_4_cores(monkeypatch):
+    import os
+
+    from helpers.checking.options import default_oclgrind_workers
+    monkeypatch.delenv("COURSE_OCLGRIND_WORKERS", raising=False)
+    for cores, workers in ((1, 1), (2, 1), (4, 1), (8, 2), (16, 3), (128, 3)):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)))
+        assert default_oclgrind_workers() == workers
+    monkeypatch.setenv("COURSE_OCLGRIND_WORKERS", "1")     # what the hub's servers are given
+    assert default_oclgrind_workers() == 1 and CheckOptions().grind_workers == 1
+    assert CheckOptions(oclgrind_workers=2).grind_workers == 2

@@ -44,6 +44,8 @@ def test_the_users_python_finds_the_users_kernels(tmp_path):
                          env=env, cwd=tmp_path, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == str(copy / "kernels")
     assert env["POCL_MAX_PTHREAD_COUNT"] == "2"
+    # a server's 2 cores: one Oclgrind worker a check, whatever the host's cores
+    assert env["COURSE_OCLGRIND_WORKERS"] == "1"
 
 
 def test_the_pre_spawn_hook_copies_and_sets_the_environment(tmp_path, monkeypatch):
@@ -101,6 +103,7 @@ def test_every_recipe_limits_a_learner_with_the_measured_figures():
     user = yaml.safe_load((ROOT / "deploy/kubernetes/values.yaml").read_text())["singleuser"]
     assert user["cpu"] == {"guarantee": 0.1, "limit": 2}
     assert user["memory"] == {"guarantee": "1G", "limit": "2G"}
+    assert user["extraEnv"]["COURSE_OCLGRIND_WORKERS"] == "1"
     tljh = (ROOT / "deploy/tljh/install-course.sh").read_text()
     assert 'tljh-config set limits.memory "${COURSE_MEM_LIMIT:-2G}"' in tljh
     assert 'tljh-config set limits.cpu "${COURSE_CPU_LIMIT:-2}"' in tljh

@@ -13,7 +13,9 @@ A passed performance exercise's verdict is printed before its speed is timed: ``
 is when it was known, ``median_s`` when the check ended.
 
 ``--all``: every exercise of the course, its solution and the first of its wrong kernels in
-``tests/wrong/`` (in name order), after the five kernels of issue 20's first measurement.
+``tests/wrong/`` (in name order), after the five kernels of issue 20's first measurement;
+``--only NAME ...`` keeps those exercises' rows. ``COURSE_OCLGRIND_WORKERS`` (recorded) sets how
+many Oclgrind workers a check deals its small cases to.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from helpers.checking import run_check  # noqa: E402
+from helpers.checking.options import default_oclgrind_workers  # noqa: E402
 from helpers.checking.profile import cpu_seconds  # noqa: E402
 from helpers.device import choose_device  # noqa: E402
 from helpers.paths import ROOT  # noqa: E402
@@ -57,6 +60,7 @@ def main() -> int:
     parser.add_argument("--sequential", action="store_true")
     parser.add_argument("--no-workers", action="store_true")
     parser.add_argument("--all", action="store_true", help="every exercise (see above)")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these exercises' rows only")
     parser.add_argument("--out")
     args = parser.parse_args()
     if args.sequential:
@@ -65,6 +69,8 @@ def main() -> int:
         os.environ["COURSE_WORKERS"] = "0"
     rows = []
     for name, kernel in every_exercise() if args.all else KERNELS:
+        if args.only and name not in args.only:
+            continue
         path = ROOT / kernel if kernel else None
         run_check(name, path, solutions=True, device=args.device)
         walls, to_verdict, verdicts = [], [], set()
@@ -93,6 +99,7 @@ def main() -> int:
               f"CPU {r['cpu_mean_s']:.2f} s", flush=True)
     record = {"what": "warm check times", "sequential": args.sequential,
               "workers": not args.no_workers, "pause_s": args.pause, "rows": rows,
+              "oclgrind_workers": default_oclgrind_workers(),
               "written_by": "python tools/check_times.py " + " ".join(sys.argv[1:]),
               "environment": environment(choose_device(args.device))}
     if args.out:

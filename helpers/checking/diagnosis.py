@@ -264,9 +264,9 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         tail = output_tail(p, limit=3)
         return lines + (["its last lines:\n" + tail] if tail else [])
     if p.hung_in is not None and p.stuck_after is not None:
-        return [f"was stopped {label(p.hung_in)}: it was still running {p.stuck_after:g} s after "
-                f"Oclgrind saw a barrier that not every work-item reaches, where a work-group "
-                f"waits for work-items that never come."]
+        return [f"was stopped {label(p.hung_in)}: Oclgrind had seen a barrier that not every "
+                f"work-item reaches, and {p.stuck_after:g} s later the case had still not ended "
+                f"(a work-group at such a barrier waits for work-items that never come)."]
     if p.hung_in is not None:
         return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
                 f"endless loop? Check that every loop's condition becomes false for every "

@@ -203,8 +203,10 @@ def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
               run_timeout: float | None = None, owners: _Owners | None = None) -> Grade:
     from .options import RUN_TIMEOUT, CheckOptions
     from .run import run_check
+    # one Oclgrind worker a check: the grader's cores go to checks side by side (``jobs``)
     options = CheckOptions(solutions=False, require_speed=require_speed,
-                           run_timeout=run_timeout or RUN_TIMEOUT, owner=learner)
+                           run_timeout=run_timeout or RUN_TIMEOUT, owner=learner,
+                           oclgrind_workers=1)
     try:
         report = run_check(exercise, kernel, options)
     except Exception as e:  # the checker's own failure: reported in the cell, never fatal

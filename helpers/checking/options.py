@@ -9,7 +9,11 @@ BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first P
 RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
 OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
 HANG_OCLGRIND_TIMEOUT = 20.0  # after a hang on the device: what Oclgrind sees in a short run
-STUCK_AFTER_DIVERGENCE = 3.0  # a device still running this long after Oclgrind saw a divergent barrier
+# A device pass that has not moved on (no case started or ended) this long after Oclgrind saw a
+# divergent barrier is stuck there: a GPU runs each of the course's cases in milliseconds; a CPU's
+# runtime may first compile the kernel for a case's work-group size (PoCL: up to a second)
+STUCK_AFTER_DIVERGENCE = 0.25
+STUCK_AFTER_DIVERGENCE_CPU = 2.0
 SPEED_TIMEOUT = 120.0        # the speed pass: the device's peaks (once) and three kernels
 REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported, if its case never ends
 OUTPUT_LIMIT = 1 << 20       # bytes a check's process may print (kernel printf) before it is stopped
@@ -18,6 +22,23 @@ OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run o
 
 def _switch(name: str) -> bool:
     return os.environ.get(name, "") not in ("", "0")
+
+
+def default_oclgrind_workers() -> int:
+    """Oclgrind workers one check splits its small cases over: ``COURSE_OCLGRIND_WORKERS``, else
+    one per 4 cores this process may use, 1 to 3. Oclgrind simulates a case's work-groups on its
+    own threads, but the course's small cases have few work-groups: on a 2-core laptop a second
+    worker only competes with the device pass (Intel's and PoCL's run on the same cores); on a
+    16-core GPU host, where Oclgrind's cases are the check's longest part, three share them out.
+    A hub (deploy/) sets it to 1: its cores are its learners'."""
+    given = os.environ.get("COURSE_OCLGRIND_WORKERS", "")
+    if given.strip().isdigit() and int(given) > 0:
+        return int(given)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(3, cores // 4))
 
 
 @dataclass(frozen=True)
@@ -33,6 +54,8 @@ class CheckOptions:
     :arg sequential: the Oclgrind pass waits for the device pass; default
         ``COURSE_CHECK_SEQUENTIAL``.
     :arg owner: whose warm workers the check may use (the grader gives each learner their own).
+    :arg oclgrind_workers: Oclgrind workers the small cases are split over, side by side;
+        default :func:`default_oclgrind_workers`.
     :arg registry_files: Python files that register more exercises (an instructor's, a test's).
     """
 
@@ -42,6 +65,7 @@ class CheckOptions:
     require_speed: bool | None = None
     sequential: bool | None = None
     owner: str = ""
+    oclgrind_workers: int | None = None
     registry_files: tuple[str, ...] = ()
     build_timeout: float = BUILD_TIMEOUT
     run_timeout: float = RUN_TIMEOUT
@@ -53,6 +77,11 @@ class CheckOptions:
     @property
     def speed_required(self) -> bool:
         return _switch("COURSE_REQUIRE_SPEED") if self.require_speed is None else self.require_speed
+
+    @property
+    def grind_workers(self) -> int:
+        return default_oclgrind_workers() if self.oclgrind_workers is None \
+            else max(1, self.oclgrind_workers)
 
     @property
     def passes_in_turn(self) -> bool:

@@ -58,6 +58,7 @@ class PassResult:
     marks: dict[str, float] = field(default_factory=dict)  # when what happened (apart.Outcome)
     more_marks: dict[str, float] = field(default_factory=dict)  # a second pass's, once merged
     poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
+    reported_in: int | None = None   # Oclgrind: the case (-1: the build) it first reported in
 
     def not_run(self) -> list[int]:
         """Cases the contract allows but this device does not for this kernel (too large)."""
@@ -127,8 +128,11 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     reported_at, ended_reporting, looked = [None], [False], [0.0]
     spoiled = [False]
 
+    moved_at = [0.0]   # when the worker last told of progress (built, a case started or ended)
+
     def on_event(ev: dict) -> float | None:
         nonlocal current
+        moved_at[0] = time.perf_counter()
         kind = ev.pop("event")
         if kind == "built":
             result.built = True
@@ -145,9 +149,10 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
         elif kind == "result":
             i = ev.pop("case")
             result.results[i] = ev
-            current = len(result.results)
+            current = i
             if device.is_oclgrind and reported():
                 ended_reporting[0] = True     # the case that reported has ended: stop here
+            current = len(result.results)
             if first_failure and not ev.get("ok") and result.stopped_at is None:
                 result.stopped_at = i
                 stop.set()
@@ -171,8 +176,9 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             return f.read().decode(errors="replace")
 
     def reported() -> bool:
-        if log.exists() and log.stat().st_size > log_from and oclgrind.parse(new_log()):
-            reported_at[0] = reported_at[0] or time.perf_counter()
+        if reported_at[0] is None and log.exists() and log.stat().st_size > log_from \
+                and oclgrind.parse(new_log()):
+            reported_at[0], result.reported_in = time.perf_counter(), current
         return reported_at[0] is not None
 
     def watch() -> bool:
@@ -194,7 +200,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     given = [None]
 
     def stuck_watch() -> bool:
-        given[0] = stuck()
+        given[0] = stuck(moved_at[0])
         return given[0] is not None
 
     outcome = child.request(request, timeout=chk.options.build_timeout, on_event=on_event,
@@ -237,11 +243,7 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
         extra.append(device_pass.crashed_in)
     grind = oclgrind_device()
     limits = device_limits(grind) if grind is not None else None
-    candidates = [device_pass.cases[i] for i in extra]
-    # and the smallest of the contract's extremes at Oclgrind's own limits: a device that lets a
-    # local array's overflow go unseen (PoCL's local memory is 2 MiB) gets a referee that sees it
-    if limits is not None and ex.widest is not None:
-        candidates += sorted(ex.widest(limits), key=lambda c: c.work_items)[:1]
+    candidates = [device_pass.cases[i] for i in extra] + widest_case(ex)
     for c in candidates:
         if c.key() not in {x.key() for x in chosen} and c.work_items <= OCLGRIND_BUDGET \
                 and (limits is None or ex.fits(c, limits)):
@@ -249,24 +251,45 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
     return chosen
 
 
+def widest_case(ex: Exercise) -> list[Case]:
+    """The smallest of the contract's extremes at Oclgrind's own limits (none without Oclgrind):
+    a device that lets a local array's overflow go unseen (PoCL's local memory is 2 MiB) gets a
+    referee that sees it. Every check that passes its small cases runs it."""
+    from ..device import oclgrind_device
+    from .exercises import device_limits
+    grind = oclgrind_device()
+    if grind is None or ex.widest is None:
+        return []
+    limits = device_limits(grind)
+    return [c for c in sorted(ex.widest(limits), key=lambda c: c.work_items)[:1]
+            if not c.small and c.work_items <= OCLGRIND_BUDGET and ex.fits(c, limits)]
+
+
 def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
-                  stop=None, first_failure: bool = False) -> PassResult | None:
+                  stop=None, first_failure: bool = False, shard: int = 0) -> PassResult | None:
     """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed.
     Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
     accumulator, and stops every work-group at instructions it does not know (``freeze``, which
     LLVM makes of some divisions and selects): when Oclgrind dies by a signal having reported
-    nothing, or that plugin says it cannot go on, run again without it."""
+    nothing, or that plugin says it cannot go on, run again without it. ``shard``: which of the
+    check's Oclgrind workers runs them (each its own process, see :func:`oclgrind_split`)."""
     from ..device import oclgrind_device
     grind = oclgrind_device()
     if grind is None:
         return None
     spec = DeviceSpec.of(grind)
-    op = run_pass(chk, spec, cases, guard=False, env=oclgrind_environment(),
+
+    def env(skip: bool = False) -> dict[str, str]:
+        e = oclgrind_environment(skip)
+        if shard:
+            e["COURSE_OCLGRIND_SHARD"] = str(shard)   # another worker key: another process
+        return e
+    op = run_pass(chk, spec, cases, guard=False, env=env(),
                   run_timeout=run_timeout, stop=stop, first_failure=first_failure)
     plugin_gap = next((g for g in op.gaps if g.plugin == "Uninitialized"), None)
     crashed = op.exit_code is not None and op.exit_code < 0 and not op.findings
     if (crashed or plugin_gap) and not op.cancelled:
-        op = run_pass(chk, spec, cases, guard=False, env=oclgrind_environment(True),
+        op = run_pass(chk, spec, cases, guard=False, env=env(True),
                       run_timeout=run_timeout, stop=stop, first_failure=first_failure)
         op.skipped_plugin = "uninitialized values"
         op.skipped_why = (f"its plugin for them cannot simulate the instruction "
@@ -275,35 +298,96 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
     return op
 
 
+def shares(cases: list[Case], workers: int) -> list[list[int]]:
+    """``cases``' indices dealt to at most ``workers`` workers, the largest first to the least
+    loaded (by work-items: what Oclgrind's time grows with), each share in the cases' order."""
+    loads = [0] * max(1, min(workers, len(cases)))
+    out: list[list[int]] = [[] for _ in loads]
+    for i in sorted(range(len(cases)), key=lambda i: -cases[i].work_items):
+        w = loads.index(min(loads))
+        out[w].append(i)
+        loads[w] += max(cases[i].work_items, 1)
+    return [sorted(x) for x in out if x]
+
+
+def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
+                   workers: int = 1) -> PassResult | None:
+    """:func:`oclgrind_pass` over ``cases`` dealt to ``workers`` Oclgrind workers side by side
+    (:func:`shares`), gathered into one pass over ``cases`` in their order."""
+    parts = shares(cases, workers)
+    if len(parts) <= 1:
+        return oclgrind_pass(chk, cases, run_timeout, stop)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(len(parts), thread_name_prefix="oclgrind-share") as pool:
+        futures = [pool.submit(oclgrind_pass, chk, [cases[i] for i in idx], run_timeout, stop,
+                               shard=k) for k, idx in enumerate(parts)]
+        done = [f.result() for f in futures]
+    if any(op is None for op in done):
+        return None
+    return gathered(cases, list(zip(parts, done, strict=True)))
+
+
 def merged(first: PassResult, more: PassResult) -> PassResult:
     """Two Oclgrind passes over different cases, as one pass over all of them (the small cases
     run beside the device pass, then the failing ones it found)."""
-    shift = len(first.cases)
-    out = PassResult(first.device, first.cases + more.cases)
-    out.results = {**first.results, **{i + shift: r for i, r in more.results.items()}}
-    seen: dict[tuple, oclgrind.Finding] = {}
-    for f in first.findings + more.findings:
-        k = (f.kind, f.line, f.col)
-        seen[k] = replace(seen[k], count=seen[k].count + f.count) if k in seen else f
-    out.findings = list(seen.values())
-    for name in ("build_error", "no_kernel", "internal_error", "exit_code"):
-        setattr(out, name, getattr(more, name) or getattr(first, name))
-    out.built, out.done = first.built and more.built, first.done and more.done
-    out.hung_in = more.hung_in + shift if more.hung_in is not None and more.hung_in >= 0 \
-        else more.hung_in
-    out.crashed_in = more.crashed_in + shift if more.crashed_in is not None \
-        and more.crashed_in >= 0 else more.crashed_in
-    out.output = "\n".join(x for x in (first.output, more.output) if x)
-    out.seconds, out.started = first.seconds + more.seconds, first.started
-    out.skipped_plugin = more.skipped_plugin or first.skipped_plugin
-    out.skipped_why = more.skipped_why or first.skipped_why
-    out.gaps = first.gaps + [g for g in more.gaps if g not in first.gaps]
-    if first.executed is not None or more.executed is not None:
-        out.executed = dict(first.executed or {})
-        for k, v in (more.executed or {}).items():
-            out.executed[k] = out.executed.get(k, 0) + v
-    out.cut_short, out.flooded = more.cut_short, more.flooded
-    out.cancelled, out.warnings, out.warm = more.cancelled, first.warnings, first.warm
+    n = len(first.cases)
+    out = gathered(first.cases + more.cases,
+                   [(list(range(n)), first), (list(range(n, n + len(more.cases))), more)])
     out.marks, out.more_marks = first.marks, more.marks
-    out.stopped_at = more.stopped_at + shift if more.stopped_at is not None else None
+    return out
+
+
+def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> PassResult:
+    """Passes over parts of ``cases`` (each with the indices in ``cases`` of its own cases), as one
+    pass over ``cases``: a case index of a part (where it hung, crashed, stopped) becomes the index
+    in ``cases``; what one part found or suffered, the whole did."""
+    first = parts[0][1]
+    out = PassResult(first.device, list(cases))
+
+    def where(idx: list[int], i: int | None) -> int | None:
+        if i is None or i < 0:
+            return i
+        return idx[i] if i < len(idx) else len(cases)   # "after its last case": after the last
+
+    def earliest(name: str) -> int | None:
+        found = [where(idx, getattr(p, name)) for idx, p in parts if getattr(p, name) is not None]
+        return min(found) if found else None
+
+    # a finding's details (the work-group, the work-items) are those of the case that showed it
+    # first, as one worker going through ``cases`` in order would have given them
+    ordered = sorted(parts, key=lambda part: (part[1].reported_in is None,
+                                              where(part[0], part[1].reported_in) or 0))
+    seen: dict[tuple, oclgrind.Finding] = {}
+    for idx, p in ordered:
+        out.results.update({idx[i]: r for i, r in p.results.items()})
+        for f in p.findings:
+            k = (f.kind, f.line, f.col)
+            seen[k] = replace(seen[k], count=seen[k].count + f.count) if k in seen else f
+        for g in p.gaps:
+            if g not in out.gaps:
+                out.gaps.append(g)
+        if p.executed is not None:
+            out.executed = out.executed or {}
+            for k, v in p.executed.items():
+                out.executed[k] = out.executed.get(k, 0) + v
+        for name in ("build_error", "no_kernel", "internal_error", "skipped_plugin",
+                     "skipped_why"):
+            setattr(out, name, getattr(p, name) or getattr(out, name))
+        for name in ("cut_short", "flooded", "cancelled"):
+            setattr(out, name, getattr(out, name) or getattr(p, name))
+    out.findings = list(seen.values())
+    codes = [p.exit_code for _, p in parts if p.exit_code is not None]
+    out.exit_code = next((c for c in codes if c), codes[0] if codes else None)
+    for name in ("hung_in", "crashed_in", "stopped_at", "reported_in"):
+        setattr(out, name, earliest(name))
+    out.built = all(p.built for _, p in parts)
+    out.done = all(p.done for _, p in parts)
+    out.output = "\n".join(p.output for _, p in parts if p.output)
+    out.seconds = max(p.started + p.seconds for _, p in parts) - min(p.started for _, p in parts)
+    out.started = min(p.started for _, p in parts)
+    out.warnings, out.warm = first.warnings, all(p.warm for _, p in parts)
+    marks = [p.marks for _, p in parts if p.marks]
+    if marks:   # the shares' phases as one: asked by the first, each later phase by the last
+        out.marks = {k: (min if k in ("started", "asked") else max)(m[k] for m in marks if k in m)
+                     for k in set().union(*marks)}
     return out

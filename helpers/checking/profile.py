@@ -119,8 +119,10 @@ def profile_check(name: str, kernel: str | None = None, device: str | None = Non
         time.sleep(PAUSE)
         warm.append(one(name, kernel, device, solutions))
     from ..device import choose_device
+    from .options import default_oclgrind_workers
     return {"what": "where a check's time goes", "exercise": name, "kernel": cold["kernel"],
             "passed": cold["passed"], "cold": cold, "warm": warm, "pause_s": PAUSE,
+            "oclgrind_workers": default_oclgrind_workers(),
             "environment": environment(choose_device(device))}
 
 
@@ -154,5 +156,8 @@ def table(record: dict) -> str:
         lines.append(f"  {label} cases ({len(cases)}): " + "; ".join(cases))
     lines.append(f"  cold: a fresh process; warm: the median of {len(warm)} checks in one process, "
                  f"{record['pause_s']:g} s apart (the CPU time is their mean). The device and "
-                 f"Oclgrind passes run side by side: their phases overlap.")
+                 f"Oclgrind passes run side by side: their phases overlap."
+                 + (f" Oclgrind's small cases (and the widest) were dealt to "
+                    f"{record['oclgrind_workers']} workers." if record.get("oclgrind_workers", 1)
+                    > 1 else ""))
     return "\n".join(lines)

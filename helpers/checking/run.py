@@ -14,15 +14,32 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from threading import Event
 
+import pyopencl as cl
+
 from .. import apart
 from ..device import DeviceSpec, choose_device, describe
 from ..kernels import KERNELS, display_path, kernel_path
 from . import learner
 from .diagnosis import device_failure, indent, oclgrind_report, speed_report
 from .exercises import device_limits, get, load_registry_file, uses_local_memory
-from .options import HANG_OCLGRIND_TIMEOUT, SPEED_TIMEOUT, STUCK_AFTER_DIVERGENCE, CheckOptions
+from .options import (
+    HANG_OCLGRIND_TIMEOUT,
+    SPEED_TIMEOUT,
+    STUCK_AFTER_DIVERGENCE,
+    STUCK_AFTER_DIVERGENCE_CPU,
+    CheckOptions,
+)
 from .passed import remember_pass
-from .passes import Check, PassResult, merged, oclgrind_cases, oclgrind_pass, run_pass
+from .passes import (
+    Check,
+    PassResult,
+    merged,
+    oclgrind_cases,
+    oclgrind_pass,
+    oclgrind_split,
+    run_pass,
+    widest_case,
+)
 from .verdict import CheckReport, reproduce_line, verdict, with_warnings
 
 
@@ -91,24 +108,25 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
             report.passed and not report.miscompiled or bool(dp.build_error or dp.no_kernel)))
 
 
-def _stuck_watch(beside):
+def _stuck_watch(beside, on_gpu: bool = True):
     """A device pass stuck at a divergent barrier (NVIDIA's, PoCL's) waits out its whole time
     limit (30 s): a work-group waits forever for work-items that never come. When the Oclgrind pass
-    beside it has ended having seen such a barrier, the device pass still running
-    STUCK_AFTER_DIVERGENCE seconds later is taken as stuck there. The kernel is wrong either way
-    (a barrier not every work-item reaches is undefined behaviour); Oclgrind's line leads."""
+    beside it has ended having seen such a barrier, a device pass that has not moved on (no case
+    started or ended) for STUCK_AFTER_DIVERGENCE seconds since then (the CPU's figure off a GPU) is
+    taken as stuck there. The kernel is wrong either way (a barrier not every work-item reaches is
+    undefined behaviour); Oclgrind's line leads. The watch is given when the device last moved on."""
     import time
     seen: list[float] = []
+    after = STUCK_AFTER_DIVERGENCE if on_gpu else STUCK_AFTER_DIVERGENCE_CPU
 
-    def stuck() -> float | None:
+    def stuck(moved_at: float = 0.0) -> float | None:
         if beside is None or not beside.done():
             return None
         op = beside.result()
         if op is None or not any(f.kind == "divergent_barrier" for f in op.findings):
             return None
         seen[:] = seen or [time.perf_counter()]
-        return STUCK_AFTER_DIVERGENCE if time.perf_counter() - seen[0] > STUCK_AFTER_DIVERGENCE \
-            else None
+        return after if time.perf_counter() - max(seen[0], moved_at) > after else None
     return stuck
 
 
@@ -126,16 +144,22 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     name, shown, spec, where = ex.name, display_path(path), DeviceSpec.of(dev), describe(dev)
     # The Oclgrind pass on the small cases runs beside the device pass (they are independent);
     # it is stopped when the device's outcome calls for no Oclgrind run, or a short one.
+    # With several Oclgrind workers (a host of many cores, see options.default_oclgrind_workers)
+    # the small cases are dealt out among them, and the widest case, which a kernel that passes
+    # them would run next, runs beside them from the start.
     small = [c for c in ex.cases if c.small]
+    workers = 1 if options.passes_in_turn else options.grind_workers
+    first = small + (widest_case(ex) if small and workers > 1 else [])
     stop = Event()
     beside = None
     if small and not options.passes_in_turn:
         pool = ThreadPoolExecutor(1, thread_name_prefix="oclgrind-pass")
-        beside = pool.submit(oclgrind_pass, chk, small, options.oclgrind_run_timeout, stop)
+        beside = pool.submit(oclgrind_split, chk, first, options.oclgrind_run_timeout, stop,
+                             workers)
         pool.shutdown(wait=False)   # the future completes; the thread ends with it
     cases = ex.cases_for(device_limits(dev))
     dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout,
-                  stuck=_stuck_watch(beside))
+                  stuck=_stuck_watch(beside, bool(dev.type & cl.device_type.GPU)))
 
     def small_pass(wanted: bool) -> PassResult | None:
         """The pass run beside the device's if it is wanted; else it is stopped (and None)."""
@@ -176,7 +200,9 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     # Oclgrind too (the referee of a miscompile, or a bug only a larger case shows), the smallest
     # first, stopping at the first that Oclgrind gets wrong as well. What it found wrong in the
     # small cases is already the verdict: the larger ones (minutes on Oclgrind) would add nothing.
-    extra = sorted(oclgrind_cases(ex, dp)[len(small):], key=lambda c: c.work_items)
+    ran = {c.key() for c in first}
+    extra = sorted((c for c in oclgrind_cases(ex, dp)[len(small):] if c.key() not in ran),
+                   key=lambda c: c.work_items)
     if extra and (op is None or op.all_ok() and not op.findings):
         more = oclgrind_pass(chk, extra, options.oclgrind_run_timeout, first_failure=True)
         op = merged(op, more) if op is not None and more is not None else (more or op)
