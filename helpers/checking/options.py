@@ -34,11 +34,14 @@ def default_oclgrind_workers() -> int:
     given = os.environ.get("COURSE_OCLGRIND_WORKERS", "")
     if given.strip().isdigit() and int(given) > 0:
         return int(given)
+    return max(1, min(3, usable_cores() // 4))
+
+
+def usable_cores() -> int:
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(3, cores // 4))
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
