@@ -7,7 +7,8 @@
 #   make lab INTEL=0                  without Intel's CPU runtime (PoCL only; a smaller install)
 #   make test                         set up .venv; run every test and notebook on every CPU device
 #   make test DEVICE=pocl             ... on one of them
-#   make test-browser                 notebooks 01 and 02 run in JupyterLab in Chromium (Playwright)
+#   make test-browser                 notebooks 01 and 02 run in JupyterLab in Chromium (Playwright), and
+#                                     the class view in a local JupyterHub (its proxy from npm)
 #   make check NAME=float_copy        check one exercise's kernel from kernels/
 #   make devices | make lint | make clean
 
@@ -50,7 +51,10 @@ test: $(STAMP)
 # JupyterLab in Chromium, driven by Playwright: Debian's chromium is installed with apt when this runs
 # as root; otherwise a sentence says what to install.
 test-browser: $(STAMP)
-	@$(BIN)/python -c "import playwright" 2>/dev/null || $(BIN)/python -m pip install --quiet -e ".[browser]"
+	@$(BIN)/python -c "import playwright, jupyterhub" 2>/dev/null || $(BIN)/python -m pip install --quiet -e ".[browser,hub]"
+	@command -v configurable-http-proxy >/dev/null || [ -x $(VENV)/chp/node_modules/.bin/configurable-http-proxy ] || \
+	    { command -v npm >/dev/null && npm install --silent --prefix $(VENV)/chp configurable-http-proxy >/dev/null; } || \
+	    { echo "make test-browser needs JupyterHub's proxy (Node.js): install npm, or run npm install -g configurable-http-proxy"; exit 2; }
 	@[ -n "$$CHROMIUM" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	    { echo "make test-browser needs Chromium: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM=/path/to/chrome"; exit 2; }

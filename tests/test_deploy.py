@@ -78,6 +78,17 @@ def test_the_hub_configuration_loads_as_jupyterhub_reads_it(monkeypatch):
     assert c.Spawner.pre_spawn_hook is course_setup.pre_spawn_hook
     assert c.Spawner.cmd[0].endswith("bin/jupyterhub-singleuser")
     assert c.Spawner.environment["POCL_MAX_PTHREAD_COUNT"] == "2"
+    # the class view: started by the hub, reached by the servers, wired by the hub's own roles
+    view = next(s for s in c.JupyterHub.services if s["name"] == "class-view")
+    assert view["command"][-2:] == ["-m", "helpers.hub.service"]
+    assert c.Spawner.environment["COURSE_CLASS_URL"] == f"{view['url']}/services/class-view/"
+    roles = {r["name"]: r for r in c.JupyterHub.load_roles}
+    assert "custom:class-view:report" in roles["server"]["scopes"]      # a server reports
+    assert "custom:class-view:report" in roles["user"]["scopes"]        # ... for its user
+    assert roles["class-view-instructors"] == {
+        "name": "class-view-instructors", "groups": ["instructors"],
+        "scopes": ["access:services!service=class-view"]}
+    assert not any("access:services" in sc for r in ("user", "server") for sc in roles[r]["scopes"])
     # the default spawner enforces no limit: none is set as if it did
     assert "mem_limit" not in c.Spawner and "spawner_class" not in c.JupyterHub
 

@@ -268,3 +268,61 @@ def tljh_spawner(base=None):
             return started
 
     return CourseSpawner
+
+
+# --------------------------------------------------------------------------------------------------
+# The class view (helpers/hub/service.py): the learners' checks, live, for the instructors
+
+CLASS_VIEW = "class-view"
+REPORT_SCOPE = "custom:class-view:report"
+
+
+def add_class_view(c, python: str, *, port: int | None = None, group: str | None = None,
+                   instructors: list[str] | None = None, db: str | None = None) -> str:
+    """Have the hub start the class view as one of its services and wire who may do what, on the
+    configuration ``c``; returns the URL the learners' servers send their events to.
+
+    - every user, and every user's server (its token), gets the scope to report *their own*
+      checks (``custom:class-view:report``; the service takes the learner from the token);
+    - the group ``group`` (``COURSE_INSTRUCTORS_GROUP``, default ``instructors``; members from
+      ``COURSE_INSTRUCTORS``, comma-separated) gets access to the service; the hub's admins have it
+      already; the service itself also refuses anyone else;
+    - the service's own token may list the users (the class's rows).
+
+    ``python`` runs the service: the course's environment (it imports ``helpers``)."""
+    port = port or int(os.environ.get("COURSE_CLASS_PORT", "10101"))
+    group = group or os.environ.get("COURSE_INSTRUCTORS_GROUP", "instructors")
+    if instructors is None:
+        instructors = [n.strip() for n in os.environ.get("COURSE_INSTRUCTORS", "").split(",")
+                       if n.strip()]
+    url = f"http://127.0.0.1:{port}"
+    env = {"PYTHONPATH": str(SOURCE), "COURSE_INSTRUCTORS_GROUP": group,
+           "COURSE_CLASS_DB": db or os.environ.get(
+               "COURSE_CLASS_DB", os.path.abspath("class-view.sqlite"))}
+    for k in ("COURSE_STUCK_MINUTES", "COURSE_STUCK_FAILS", "COURSE_CLASS_RATE",
+              "COURSE_CLASS_REFRESH"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    services = list(c.JupyterHub.get("services", []))
+    services.append({"name": CLASS_VIEW, "url": url, "display": True, "oauth_no_confirm": True,
+                     "command": [python, "-m", "helpers.hub.service"], "environment": env})
+    c.JupyterHub.services = services
+    scopes = dict(c.JupyterHub.get("custom_scopes", {}))
+    scopes[REPORT_SCOPE] = {"description": "Send the results of one's own exercise checks to the "
+                                           "course's class view."}
+    c.JupyterHub.custom_scopes = scopes
+    c.JupyterHub.load_roles = list(c.JupyterHub.get("load_roles", [])) + [
+        {"name": "user", "scopes": ["self", REPORT_SCOPE]},
+        # JupyterHub's own server role, and the report (a server's token reports for its user)
+        {"name": "server", "scopes": ["users:activity!user", "access:servers!server",
+                                      REPORT_SCOPE]},
+        {"name": "class-view-instructors", "groups": [group],
+         "scopes": [f"access:services!service={CLASS_VIEW}"]},
+        {"name": CLASS_VIEW, "services": [CLASS_VIEW],
+         "scopes": ["list:users", "read:users:name", "read:users:groups"]},
+    ]
+    groups = dict(c.JupyterHub.get("load_groups", {}))
+    members = set(groups.get(group, {}).get("users", [])) | set(instructors)
+    groups[group] = {"users": sorted(members)}
+    c.JupyterHub.load_groups = groups
+    return f"{url}/services/{CLASS_VIEW}/"

@@ -15,6 +15,10 @@
 #                    chmod 700 the solutions/ of the course the hub runs from; it warns otherwise).
 #   COURSE_SPAWNER=systemd   each learner's server in a systemd unit with the measured limits
 #                    (pip install jupyterhub-systemdspawner); the default spawner cannot limit.
+#   COURSE_INSTRUCTORS=ada,alan   who sees the class view besides the hub's admins (the group
+#                    COURSE_INSTRUCTORS_GROUP, default instructors); COURSE_CLASS_PORT (10101) and
+#                    COURSE_CLASS_DB (class-view.sqlite here) where it listens and keeps the events;
+#                    COURSE_STUCK_MINUTES (15) and COURSE_STUCK_FAILS (3) its rule for "stuck".
 import os
 import sys
 from urllib.parse import urlsplit
@@ -69,3 +73,9 @@ c.JupyterHub.load_roles = [{
     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
     "services": ["idle-culler"],
 }]
+
+# The class view at /services/class-view/ (helpers/hub/service.py): every learner's check, live,
+# for the hub's admins and the group instructors (COURSE_INSTRUCTORS=ada,alan names its members).
+# Its events are kept in COURSE_CLASS_DB (default class-view.sqlite where the hub runs).
+c.Spawner.environment["COURSE_CLASS_URL"] = course_setup.add_class_view(
+    c, os.path.join(venv, "bin", "python"))

@@ -60,6 +60,9 @@ os.environ["COURSE_GRADED"] = "$GRADED"   # written by install-course.sh: run it
 import course_setup
 c.JupyterHub.spawner_class = course_setup.tljh_spawner()
 c.Spawner.environment.update(course_setup.ENVIRONMENT)
+# the class view, /services/class-view/ (deploy/README.md): the learners' checks, live
+c.Spawner.environment["COURSE_CLASS_URL"] = course_setup.add_class_view(
+    c, "$USER_ENV/bin/python", db="$DEST/class-view.sqlite")
 PY
 tljh-config set limits.memory "${COURSE_MEM_LIMIT:-2G}"
 tljh-config set limits.cpu "${COURSE_CPU_LIMIT:-2}"
