@@ -21,7 +21,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from test_lab import ROOT, chromium, free_port  # noqa: E402  (pytest puts this folder on the path)
 
 sys.path.insert(0, str(ROOT / "tools"))
