@@ -12,16 +12,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import sqlite3
-import subprocess
 import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
-from test_lab import ROOT, chromium, free_port  # noqa: E402  (pytest puts this folder on the path)
+from test_lab import ROOT, chromium  # noqa: E402  (pytest puts this folder on the path)
 
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "deploy" / "jupyterhub"))
@@ -30,7 +26,6 @@ from helpers.hub.service import REPORT_SCOPE, make_app  # noqa: E402
 from helpers.hub.store import Store  # noqa: E402
 
 EXERCISES = ["float_copy", "sum_ints", "erosion_1d_local"]
-ADMIN_TOKEN = "class-view-test-" + os.urandom(8).hex()
 
 
 def ev(exercise="float_copy", passed=False, mistake="data race"):
@@ -93,101 +88,21 @@ def test_the_service_stores_events_as_the_tokens_owner_and_refuses_the_rest(tmp_
     assert len(stored) == 6                       # nothing of the refused ones
 
 
-def proxy_command() -> str:
-    found = shutil.which("configurable-http-proxy") or str(
-        ROOT / ".venv" / "chp" / "node_modules" / ".bin" / "configurable-http-proxy")
-    assert Path(found).exists(), ("JupyterHub's proxy is needed: `make test-browser` installs it "
-                                  "(npm install --prefix .venv/chp configurable-http-proxy)")
-    return found
-
-
-CONFIG = """
-import os, sys
-c = get_config()
-load_subconfig({deploy!r})
-from pathlib import Path
-import course_setup
-c.JupyterHub.authenticator_class = "dummy"
-c.JupyterHub.spawner_class = "simple"
-c.SimpleLocalProcessSpawner.home_dir_template = {homes!r} + "/{{username}}"
-c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
-c.JupyterHub.hub_port = {hub_port}
-c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_port}"
-c.ConfigurableHTTPProxy.command = [{proxy!r}]
-c.JupyterHub.db_url = "sqlite:///{work}/hub.sqlite"
-c.JupyterHub.cookie_secret_file = "{work}/cookie_secret"
-if os.getuid() == 0:
-    c.Spawner.args = ["--allow-root"]
-
-def hook(spawner):
-    home = Path({homes!r}) / spawner.user.name
-    home.mkdir(parents=True, exist_ok=True)
-    copy = course_setup.copy_course(home, source=Path({root!r}))
-    spawner.environment.update(course_setup.user_environment(copy))
-c.Spawner.pre_spawn_hook = hook
-c.JupyterHub.services = [s for s in c.JupyterHub.services if s["name"] != "idle-culler"] + [
-    {{"name": "tester", "api_token": {token!r}}}]
-c.JupyterHub.load_roles = [r for r in c.JupyterHub.load_roles if r["name"] != "idle-culler"] + [
-    {{"name": "tester", "services": ["tester"],
-      "scopes": ["admin:users", "admin:servers", "access:servers", "list:users"]}}]
-"""
-
-
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
-    work = tmp_path_factory.mktemp("hub")
-    port, hub_port, proxy_port, view_port = (free_port() for _ in range(4))
-    (work / "homes").mkdir()
-    config = work / "test_config.py"
-    config.write_text(CONFIG.format(
-        deploy=str(ROOT / "deploy/jupyterhub/jupyterhub_config.py"), homes=str(work / "homes"),
-        port=port, hub_port=hub_port, proxy_port=proxy_port, proxy=proxy_command(), work=work,
-        root=str(ROOT), token=ADMIN_TOKEN))
-    db = work / "class-view.sqlite"
-    env = {**os.environ, "COURSE_SOURCE": str(ROOT), "COURSE_CLASS_PORT": str(view_port),
-           "COURSE_CLASS_DB": str(db), "COURSE_INSTRUCTORS": "teacher",
-           "COURSE_STUCK_MINUTES": "0", "COURSE_STUCK_FAILS": "2", "COURSE_CLASS_REFRESH": "2",
-           "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
-    env.pop("MPLBACKEND", None)
-    log = open(work / "hub.log", "w")
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("jupyterhub")), "-f", str(config)],
-                            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work)
-    base = f"http://127.0.0.1:{port}"
-    def up() -> bool:
-        urllib.request.urlopen(f"{base}/hub/health", timeout=2)
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{view_port}/services/class-view/events",
-                                   timeout=2)
-        except urllib.error.HTTPError as e:    # the service answers (405 to a GET): it is up
-            return e.code == 405
-        return False
-    for _ in range(240):
-        try:
-            if up():
-                break
-            time.sleep(0.5)
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(f"JupyterHub did not start:\n{(work / 'hub.log').read_text()[-3000:]}")
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail(f"JupyterHub did not answer:\n{(work / 'hub.log').read_text()[-3000:]}")
-    yield base, db, work, view_port
-    proc.terminate()
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    from local_hub import local_hub
+    with local_hub(tmp_path_factory.mktemp("hub"), {
+            "COURSE_INSTRUCTORS": "teacher", "COURSE_STUCK_MINUTES": "0",
+            "COURSE_STUCK_FAILS": "2", "COURSE_CLASS_REFRESH": "2"}) as h:
+        yield h
 
 
-def _run_in_notebooks(base: str, code: dict[str, str]) -> dict[str, dict]:
+def _run_in_notebooks(base: str, token: str, code: dict[str, str]) -> dict[str, dict]:
     from hub_load_test import Kernel, start_server
 
     async def go():
-        await asyncio.gather(*(asyncio.to_thread(start_server, base, ADMIN_TOKEN, u)
-                               for u in code))
-        kernels = {u: await Kernel(base, ADMIN_TOKEN, u).open() for u in code}
+        await asyncio.gather(*(asyncio.to_thread(start_server, base, token, u) for u in code))
+        kernels = {u: await Kernel(base, token, u).open() for u in code}
         runs = await asyncio.gather(*(kernels[u].run(c, 600) for u, c in code.items()))
         await asyncio.gather(*(k.close() for k in kernels.values()))
         return dict(zip(code, runs, strict=True))
@@ -207,8 +122,8 @@ print("SENT", events.flush(20), events.delivered, events.dropped)
 
 
 def test_the_instructor_sees_the_class_live_and_a_learner_is_refused(hub):
-    base, db, work, view_port = hub
-    runs = _run_in_notebooks(base, {"ada": CHECKS.format(plan=[False, True]),
+    base, db = hub.base, hub.db
+    runs = _run_in_notebooks(base, hub.token, {"ada": CHECKS.format(plan=[False, True]),
                                     "bob": CHECKS.format(plan=[False, False])})
     for user, run in runs.items():
         assert run["error"] is None, (user, run)
@@ -223,7 +138,7 @@ def test_the_instructor_sees_the_class_live_and_a_learner_is_refused(hub):
     assert mistake                                 # the skeleton's failure has a name
 
     # nobody without a learner's server token may post
-    req = urllib.request.Request(f"http://127.0.0.1:{view_port}/services/class-view/events",
+    req = urllib.request.Request(hub.view + "events",
                                  data=json.dumps(ev()).encode(), method="POST")
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(req, timeout=10)

@@ -72,8 +72,9 @@ class Kernel:
                                               f"/user/{self.user}/api/kernels", {"name": "python3"})
         url = (self.hub.replace("http", "ws", 1)
                + f"/user/{self.user}/api/kernels/{self.kernel['id']}/channels")
-        self.ws = await websocket_connect(HTTPRequest(
-            url, headers={"Authorization": f"token {self.token}"}))
+        self.ws = await websocket_connect(HTTPRequest(   # 30 kernels starting on 2 cores: slow
+            url, headers={"Authorization": f"token {self.token}"}, connect_timeout=180,
+            request_timeout=180))
         self.session = uuid.uuid4().hex
         return self
 

@@ -25,16 +25,17 @@ def _switch(name: str) -> bool:
 
 
 def default_oclgrind_workers() -> int:
-    """Oclgrind workers one check splits its small cases over: ``COURSE_OCLGRIND_WORKERS``, else
-    one per 4 cores this process may use, 1 to 3. Oclgrind simulates a case's work-groups on its
-    own threads, but the course's small cases have few work-groups: on a 2-core laptop a second
-    worker only competes with the device pass (Intel's and PoCL's run on the same cores); on a
-    16-core GPU host, where Oclgrind's cases are the check's longest part, three share them out.
-    A hub (deploy/) sets it to 1: its cores are its learners'."""
+    """Oclgrind workers one check splits its small cases over: ``COURSE_OCLGRIND_WORKERS``, else 1.
+    More (each its own process, the widest case beside the small ones) is a choice for a host of
+    many cores and one learner: on the H100's 16-core host three workers brought the verdict on
+    sgemm_tiled's and mat_vec_mul's solutions from 0.76 to 0.54 s and 0.50 to 0.28 s, but made
+    several wrong kernels' slower (strided_fix's from 0.49 to about 1 s), each worker reporting and
+    stopping on its own (results/check-times-*oclgrind-worker*-nvidia-h100.json); so one is the
+    default. A hub (deploy/) sets 1: its cores are its learners'."""
     given = os.environ.get("COURSE_OCLGRIND_WORKERS", "")
     if given.strip().isdigit() and int(given) > 0:
         return int(given)
-    return max(1, min(3, usable_cores() // 4))
+    return 1
 
 
 def usable_cores() -> int:

@@ -324,8 +324,8 @@ def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
     from concurrent.futures import ThreadPoolExecutor
 
     from .options import usable_cores
-    # each worker's Oclgrind on its share of the cores: on a 16-core host, 3 Oclgrinds of 16
-    # threads each spent 6-9 s of CPU time on a check of 0.7 s
+    # each worker's Oclgrind on its share of the cores (on the H100's 16-core host this did not
+    # lower the 5-8 s of CPU time a check of three workers took: the figures are in results/)
     threads = max(1, usable_cores() // len(parts))
     with ThreadPoolExecutor(len(parts), thread_name_prefix="oclgrind-share") as pool:
         futures = [pool.submit(oclgrind_pass, chk, [cases[i] for i in idx], run_timeout, stop,

@@ -144,7 +144,7 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     name, shown, spec, where = ex.name, display_path(path), DeviceSpec.of(dev), describe(dev)
     # The Oclgrind pass on the small cases runs beside the device pass (they are independent);
     # it is stopped when the device's outcome calls for no Oclgrind run, or a short one.
-    # With several Oclgrind workers (a host of many cores, see options.default_oclgrind_workers)
+    # With several Oclgrind workers (COURSE_OCLGRIND_WORKERS, see options.default_oclgrind_workers)
     # the small cases are dealt out among them, and the widest case, which a kernel that passes
     # them would run next, runs beside them from the start.
     small = [c for c in ex.cases if c.small]
