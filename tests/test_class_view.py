@@ -182,7 +182,7 @@ def test_the_matrix_as_csv_in_the_graders_format():
 
 
 def test_a_failed_checks_mistake_in_a_few_words():
-    from helpers.checking.grade import likely_mistake
+    from helpers.checking.mistakes import likely_mistake
     from helpers.checking.oclgrind import Finding
     from helpers.checking.passes import PassResult
     from helpers.device import DeviceSpec

@@ -53,7 +53,7 @@ def kernel_hash(path: Path | None) -> str:
 
 def event(report, seconds: float) -> dict:
     """The event of one check (its :class:`~helpers.checking.verdict.CheckReport`)."""
-    from ..checking.grade import likely_mistake
+    from ..checking.mistakes import likely_mistake
     return {"exercise": report.name, "passed": bool(report.passed),
             "mistake": "" if report.passed else likely_mistake(report),
             "seconds": round(float(seconds), 3), "kernel": kernel_hash(report.kernel_path)}
