@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 
 from .learner import KERNEL_BYTES, NOTEBOOK_BYTES, RefusedFile, read_regular
-from .mistakes import _MISTAKE, likely_mistake, status_of
+from .mistakes import NAMED_MISTAKE, likely_mistake, status_of
 
 STATUSES = ("passed", "failed", "missing", "crashed", "timed out")
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
@@ -560,7 +560,7 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
         status = "crashed" if run.returncode < 0 else "failed"
         return Grade(learner, column, status, f"{notebook.name} could not be run:\n{tail}")
     cell, text = first
-    mistake = _MISTAKE.search(text)
+    mistake = NAMED_MISTAKE.search(text)
     return Grade(learner, column, "failed", f"{notebook.name}, first failing cell: {cell}\n{text}",
                  mistake=mistake.group(1).strip() if mistake else "")
 

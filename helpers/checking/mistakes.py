@@ -18,7 +18,7 @@ def status_of(report) -> str:
     return "failed"
 
 
-_MISTAKE = re.compile(r"likely mistake: ([^.:;]+)")
+NAMED_MISTAKE = re.compile(r"likely mistake: ([^.:;]+)")
 
 # Oclgrind's finding kinds (oclgrind.KINDS) as a class's tally names them
 _FINDING = {"out_of_bounds_write": "write outside a buffer", "out_of_bounds_read":
@@ -32,7 +32,7 @@ def likely_mistake(report) -> str:
     else what the device did (does not compile, timed out, crashed, wrong results)."""
     if report.passed:
         return ""
-    named = _MISTAKE.search(report.message)
+    named = NAMED_MISTAKE.search(report.message)
     if named:
         return named.group(1).strip()
     op, dp = report.oclgrind_pass, report.device_pass
