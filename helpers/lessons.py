@@ -21,19 +21,19 @@ import pyopencl as cl
 from .checking.exercises import rounded_up
 from .checking.exercises.level3_registers_banks import TAPS, fir
 from .kernels import solution_file
-from .studies import (
+from .studies.harness import (
     Prepared,
     StudyMismatch,
-    _expect_close,
-    _in,
-    _local,
-    _out,
-    _read,
-    _rng,
-    _run_and_compare,
+    device_output,
+    expect_close,
     experiment,
+    fitting_local,
     kernel,
     launcher,
+    read_back,
+    run_and_compare,
+    seeded_rng,
+    to_device,
 )
 from .timing import environment, small_sizes
 
@@ -45,11 +45,11 @@ def registers(ctx: cl.Context, queue: cl.CommandQueue, channels: int | None = No
     (where the solutions are present) in eight variables of their own."""
     channels = channels or ((1 << 14) if small_sizes() else (1 << 18))
     steps = steps or (64 if small_sizes() else 256)
-    local = _local(queue, 128)
-    rng = _rng(seed)
+    local = fitting_local(queue, 128)
+    rng = seeded_rng(seed)
     x_np = rng.uniform(-1, 1, channels * steps).astype(np.float32)
     coef_np = rng.uniform(0.1, 1.0, TAPS).astype(np.float32)
-    x, y, coef = _in(ctx, x_np), _out(ctx, x_np.nbytes), _in(ctx, coef_np)
+    x, y, coef = to_device(ctx, x_np), device_output(ctx, x_np.nbytes), to_device(ctx, coef_np)
     want = fir(coef_np, steps, channels, x_np)
     variants = [("ring, indexed at t % 8", "fir_ring", ()),
                 ("array shifted, unrolling forbidden", "fir_shift", ("-DNO_UNROLL",)),
@@ -72,7 +72,7 @@ def _fir_prepared(queue, knl, label, name, x, y, coef, channels, steps, local, w
     launch = launcher(queue, knl, (rounded_up(channels, local),), (local,), x, y, coef,
                       np.uint32(channels), np.uint32(steps))
     return Prepared(label, launch,
-                    _run_and_compare(queue, launch, y, channels * steps, want, label,
+                    run_and_compare(queue, launch, y, channels * steps, want, label,
                                      rtol=1e-5, atol=1e-5),
                     bytes=8 * channels * steps, flops=2 * TAPS * channels * steps,
                     params={"channels": channels, "steps": steps, "options": " ".join(options)},
@@ -102,10 +102,10 @@ def work_group_sizes(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = No
     n = n or ((1 << 20) if small_sizes() else (1 << 24))
     if sizes is None:
         sizes = work_group_sizes_for(queue.device, every=64 if small_sizes() else 32)
-    rng = _rng(seed)
+    rng = seeded_rng(seed)
     x_np = rng.uniform(-1, 1, n).astype(np.float32)
     y_np = rng.uniform(-1, 1, n).astype(np.float32)
-    x, y = _in(ctx, x_np), _in(ctx, y_np)
+    x, y = to_device(ctx, x_np), to_device(ctx, y_np)
     a = np.float32(1.5)
     knl = kernel(ctx, "lessons.cl", "saxpy")
     prepared = []
@@ -118,7 +118,7 @@ def work_group_sizes(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = No
         def verify(launch=launch, label=label) -> None:
             cl.enqueue_copy(queue, y, y_np)
             launch().wait()
-            _expect_close(_read(queue, y, n), a * x_np + y_np, label, rtol=1e-5, atol=1e-5)
+            expect_close(read_back(queue, y, n), a * x_np + y_np, label, rtol=1e-5, atol=1e-5)
 
         prepared.append(Prepared(label, launch, verify, bytes=12 * n, flops=2 * n,
                                  params={"n": n, "local": local}, kernel="saxpy"))
@@ -149,12 +149,12 @@ def banks(ctx: cl.Context, queue: cl.CommandQueue, items: int | None = None,
     stride: the time per stride shows the cost of a k-way conflict, and of none at a broadcast."""
     items = items or ((1 << 14) if small_sizes() else (1 << 20))
     reads = reads or (64 if small_sizes() else 512)
-    local = _local(queue, 256)
+    local = fitting_local(queue, 256)
     words = 1
     while words < local * 33 and 4 * words * 2 <= queue.device.local_mem_size:
         words *= 2
     tile = np.arange(words) % 7
-    out = _out(ctx, 4 * rounded_up(items, local))
+    out = device_output(ctx, 4 * rounded_up(items, local))
     knl = kernel(ctx, "banks.cl", "local_stride")
     prepared = []
     for stride in strides:
@@ -168,7 +168,7 @@ def banks(ctx: cl.Context, queue: cl.CommandQueue, items: int | None = None,
         at = (lid[:, None] * stride + np.arange(reads)[None, :]) % words
         want = tile[at].sum(axis=1).astype(np.float64)
         prepared.append(Prepared(label, launch,
-                                 _run_and_compare(queue, launch, out, gsize, want, label),
+                                 run_and_compare(queue, launch, out, gsize, want, label),
                                  bytes=4 * reads * gsize,
                                  params={"stride": stride, "degree": degree, "reads": reads,
                                          "items": gsize, "local": local},
@@ -192,9 +192,9 @@ def integer_division(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = No
     as the constant 8, and written as a shift and a mask."""
     n = n or ((1 << 18) if small_sizes() else (1 << 22))
     rounds = rounds or (32 if small_sizes() else 128)
-    local = _local(queue, 256)
-    x_np = _rng(seed).integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
-    x, y = _in(ctx, x_np), _out(ctx, 4 * n)
+    local = fitting_local(queue, 256)
+    x_np = seeded_rng(seed).integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    x, y = to_device(ctx, x_np), device_output(ctx, 4 * n)
     want = _divided(x_np, rounds)
     prepared = []
     for label, option in (("v / d, v % d (d an argument)", "-DDIVIDE_BY_ARGUMENT"),
@@ -204,7 +204,7 @@ def integer_division(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = No
         launch = launcher(queue, knl, (rounded_up(n, local),), (local,), x, y, np.uint32(n),
                           np.uint32(8), np.uint32(rounds))
         prepared.append(Prepared(label, launch,
-                                 _run_and_compare(queue, launch, y, n, want, label,
+                                 run_and_compare(queue, launch, y, n, want, label,
                                                   dtype=np.uint32, rtol=0, atol=0),
                                  bytes=8 * n, params={"n": n, "rounds": rounds,
                                                       "options": option},
@@ -218,14 +218,14 @@ def product_error(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
     roundings, and as fma(a, b, -p) with one; beside the exact value (in double precision, where
     the product of two floats is exact). Returns counts and the largest differences."""
     n = n or 100_000
-    rng = _rng(seed)
+    rng = seeded_rng(seed)
     a_np = rng.uniform(-1, 1, n).astype(np.float32)
     b_np = rng.uniform(-1, 1, n).astype(np.float32)
-    a, b = _in(ctx, a_np), _in(ctx, b_np)
-    separate, fused = _out(ctx, 4 * n), _out(ctx, 4 * n)
+    a, b = to_device(ctx, a_np), to_device(ctx, b_np)
+    separate, fused = device_output(ctx, 4 * n), device_output(ctx, 4 * n)
     knl = kernel(ctx, "lessons.cl", "product_error")
     knl(queue, (rounded_up(n, 64),), (64,), a, b, separate, fused, np.uint32(n)).wait()
-    sep, fma = _read(queue, separate, n), _read(queue, fused, n)
+    sep, fma = read_back(queue, separate, n), read_back(queue, fused, n)
     exact = a_np.astype(np.float64) * b_np - (a_np * b_np).astype(np.float64)
     return {"n": n, "exact_nonzero": int(np.count_nonzero(exact)),
             "separate_nonzero": int(np.count_nonzero(sep)),
@@ -262,15 +262,15 @@ def images(ctx: cl.Context, queue: cl.CommandQueue, side: int | None = None, sca
     side = side or 32
     rows = rows or 300
     cols = cols or 1001   # not a multiple of 8: the last texel pair reaches past the image
-    rng = _rng(seed)
+    rng = seeded_rng(seed)
     src_np = rng.uniform(0, 1, (side, side)).astype(np.float32)
     fmt = cl.ImageFormat(cl.channel_order.R, cl.channel_type.FLOAT)
     src = cl.create_image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, shape=(side, side), hostbuf=src_np)
     width = height = side * scale
-    dst = _out(ctx, 4 * width * height)
+    dst = device_output(ctx, 4 * width * height)
     up = kernel(ctx, "lessons.cl", "upscale_linear")
     up(queue, (width, height), None, src, dst, np.uint32(width), np.uint32(height)).wait()
-    got = _read(queue, dst, width * height).reshape(height, width)
+    got = read_back(queue, dst, width * height).reshape(height, width)
     want = bilinear_reference(src_np, width, height)
 
     texels = -(-cols // 4)
@@ -282,12 +282,12 @@ def images(ctx: cl.Context, queue: cl.CommandQueue, side: int | None = None, sca
                         hostbuf=np.ascontiguousarray(padded))
     v_np = np.zeros(rounded_up(4 * texels, 8), np.float32)
     v_np[:cols] = rng.uniform(-1, 1, cols).astype(np.float32)
-    v, w = _in(ctx, v_np), _out(ctx, 4 * rows)
+    v, w = to_device(ctx, v_np), device_output(ctx, 4 * rows)
     dot = kernel(ctx, "lessons.cl", "image_row_dot")
     dot(queue, (rounded_up(rows, 64),), (64,), m, v, w, np.uint32(rows), np.uint32(texels)).wait()
-    w_got = _read(queue, w, rows)
+    w_got = read_back(queue, w, rows)
     w_want = m_np.astype(np.float64) @ v_np[:cols].astype(np.float64)
-    _expect_close(w_got, w_want, "image_row_dot", rtol=1e-4, atol=1e-3)
+    expect_close(w_got, w_want, "image_row_dot", rtol=1e-4, atol=1e-3)
     return {"source": src_np, "scaled": got, "reference": want,
             "upscale_largest_error": float(np.abs(got - want).max()),
             "dot_largest_error": float(np.abs(w_got - w_want).max()), "rows": rows, "cols": cols,
@@ -315,10 +315,10 @@ def split_work(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
     the device taking a share while the host computes the rest at the same time. The balanced
     share comes from the two measured rates. Wall-clock times, the device's part read back."""
     n = n or ((1 << 20) if small_sizes() else (1 << 23))
-    local = _local(queue, 256)
-    x_np = _rng(seed).uniform(-1, 1, n).astype(np.float32)
+    local = fitting_local(queue, 256)
+    x_np = seeded_rng(seed).uniform(-1, 1, n).astype(np.float32)
     y_np = np.empty_like(x_np)
-    x, y = _in(ctx, x_np), _out(ctx, 4 * n)
+    x, y = to_device(ctx, x_np), device_output(ctx, 4 * n)
     knl = kernel(ctx, "lessons.cl", "polynomial")
     want = polynomial_reference(x_np)
 

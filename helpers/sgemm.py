@@ -25,17 +25,17 @@ from . import cache
 from .checking.exercises import rounded_up
 from .checking.passed import kernel_to_measure
 from .device import device_key
-from .studies import (
+from .studies.harness import (
     Prepared,
-    _cupy_on,
-    _in,
-    _out,
-    _result,
-    _run_and_compare,
+    cupy_on,
     cupy_samples,
+    device_output,
     kernel,
     launcher,
     measure,
+    run_and_compare,
+    study_result,
+    to_device,
 )
 from .timing import gflop_per_s, small_sizes
 
@@ -244,7 +244,7 @@ def ladder(ctx: cl.Context, queue: cl.CommandQueue, size: int | tuple[int, int, 
         size = default_size()
     m, n, k = (size, size, size) if isinstance(size, int) else size
     a_np, b_np, want = _matrices(m, n, k, seed)
-    a, b, c = _in(ctx, a_np), _in(ctx, b_np), _out(ctx, 4 * m * n)
+    a, b, c = to_device(ctx, a_np), to_device(ctx, b_np), device_output(ctx, 4 * m * n)
     dims = (np.uint32(m), np.uint32(n), np.uint32(k))
     nbytes = 4 * (m * k + k * n + m * n)
     params = {"m": m, "n": n, "k": k}
@@ -255,7 +255,7 @@ def ladder(ctx: cl.Context, queue: cl.CommandQueue, size: int | tuple[int, int, 
         knl = kernel(ctx, file_or_path, name, options)
         launch = launcher(queue, knl, global_size, local_size, a, b, c, *dims, *extra)
         prepared.append(Prepared(label, launch,
-                                 _run_and_compare(queue, launch, c, m * n, want, label,
+                                 run_and_compare(queue, launch, c, m * n, want, label,
                                                   rtol=1e-4, atol=1e-4 * max(k, 1) ** 0.5),
                                  bytes=nbytes, flops=flops(m, n, k),
                                  params={**params, **(more or {})}, kernel=name))
@@ -318,7 +318,7 @@ def cublas_sgemm(queue: cl.CommandQueue, n: int, repeats: int = 10,
                  seed: int | None = None) -> dict | None:
     """cuBLAS SGEMM through cupy (``a @ b`` on float32), timed with CUDA events; None without cupy
     or an NVIDIA device."""
-    cupy = _cupy_on(queue.device)
+    cupy = cupy_on(queue.device)
     if cupy is None:
         return None
     rng = np.random.default_rng(seed)
@@ -363,7 +363,7 @@ def clblast_sgemm(ctx: cl.Context, queue: cl.CommandQueue, n: int, repeats: int 
     if lib is None:
         return None
     a_np, b_np, want = _matrices(n, n, n, seed)
-    a, b, c = _in(ctx, a_np), _in(ctx, b_np), _out(ctx, 4 * n * n)
+    a, b, c = to_device(ctx, a_np), to_device(ctx, b_np), device_output(ctx, 4 * n * n)
     q = ctypes.c_void_p(queue.int_ptr)
 
     def call() -> cl.Event:
@@ -429,6 +429,6 @@ def sgemm_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
         for row in measure(items, queue, repeats=5, left_out=left_out):
             rows.append(row)
         rows += libraries(ctx, queue, n)
-    return _result("sgemm", rows, queue, left_out=left_out,
+    return study_result("sgemm", rows, queue, left_out=left_out,
                    tuned=({k: v for k, v in found[1].items() if k != "tried"} if found else None),
                    config=choice.config.to_json(), config_source=choice.sentence)

@@ -82,7 +82,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 @pytest.mark.once
 def test_the_graph_sees_imports_of_every_kind():
     graph = import_graph()
-    assert "helpers.timing" in graph["helpers.studies"]            # from .timing import ...
+    assert "helpers.timing" in graph["helpers.studies.harness"]            # from .timing import ...
     assert "helpers.ndrange" in graph["helpers.checking.exercises.level2"]  # from ..ndrange import ...
     assert "helpers.checking.exercises.level3" in graph["helpers.checking.exercises"]  # from . import level3
     assert "helpers.probe" in graph["helpers.kernels"]             # inside a function
@@ -94,7 +94,8 @@ def test_a_circle_is_found():
 
 
 @pytest.mark.once
-@pytest.mark.parametrize("module", ["helpers.studies", "helpers.transfers"])
+@pytest.mark.parametrize("module", ["helpers.studies", "helpers.studies.harness",
+                                    "helpers.studies.registry", "helpers.transfers"])
 def test_the_measurements_build_on_timing_not_on_bench(module):
     assert "helpers.bench" not in import_graph()[module]
 

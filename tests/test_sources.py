@@ -1,4 +1,4 @@
-"""The sources quoted right: every figure of helpers/data/history.json, and every figure the
+"""The sources quoted right: every figure of helpers/studies/history.json, and every figure the
 notebooks attribute to a seed, appears in that seed (``../shared/seeds/``, beside the course's
 repository in CI and in a developer's checkout)."""
 

@@ -1,0 +1,68 @@
+"""The performance studies of notebooks 05-08 and 10: each study prepares the kernels of
+``kernels/studies/`` on fresh random data, checks every kernel's first result against numpy, then
+times it (:func:`measure`). ``python -m helpers bench`` runs them all; the tests run each one at
+small sizes and check every kernel against numpy.
+
+One module per notebook (:mod:`.parallelism` 05, :mod:`.memory` 06, :mod:`.reduction` 07,
+:mod:`.matvec` 08, :mod:`.advanced` 10) on a shared :mod:`.harness`; :mod:`.registry` holds the
+bench's experiments, the small sizes, the known-wrong kernels and the seeds' figures
+(:data:`HISTORY`, read from ``history.json``).
+"""
+
+from __future__ import annotations
+
+from .harness import (
+    STUDIES,
+    LeftOutKernel,
+    Prepared,
+    StudyMismatch,
+    cupy_on,
+    cupy_samples,
+    device_output,
+    expect_close,
+    fitting_local,
+    kernel,
+    launcher,
+    measure,
+    read_back,
+    run_and_compare,
+    seeded_rng,
+    study_result,
+    to_device,
+)
+from .matvec import MATVEC, SLICES, WHITEPAPER_GROUPS, cublas_matvec, matvec
+from .memory import (
+    DIVERGENCE,
+    HOTSPOT_C,
+    TAPS,
+    Span,
+    constant_memory,
+    divergence,
+    fast_math,
+    hotspot,
+    hotspot_reference,
+    layouts,
+    strides,
+    transpose,
+)
+from .parallelism import ILP_A, ILP_B, MLP_CONFIGS, ilp, mlp, work_item_counts
+from .reduction import REDUCTIONS, reductions, sum_end_to_end, sum_ints_data, sum_launch
+from .registry import (
+    HISTORY,
+    KNOWN_WRONG,
+    SMALL,
+    STUDY_EXPERIMENTS,
+    known_wrong,
+    matvec_experiment,
+)
+
+__all__ = [
+    "DIVERGENCE", "HISTORY", "HOTSPOT_C", "ILP_A", "ILP_B", "KNOWN_WRONG", "MATVEC", "MLP_CONFIGS",
+    "REDUCTIONS", "SLICES", "SMALL", "STUDIES", "STUDY_EXPERIMENTS", "TAPS", "WHITEPAPER_GROUPS",
+    "LeftOutKernel", "Prepared", "Span", "StudyMismatch", "constant_memory", "cublas_matvec",
+    "cupy_on", "cupy_samples", "device_output", "divergence", "expect_close", "experiment",
+    "fast_math", "hotspot", "hotspot_reference", "ilp", "kernel", "known_wrong", "launcher",
+    "layouts", "fitting_local", "matvec", "matvec_experiment", "measure", "mlp", "read_back",
+    "reductions", "seeded_rng", "study_result", "run_and_compare", "strides", "sum_end_to_end",
+    "sum_ints_data", "sum_launch", "to_device", "transpose", "work_item_counts",
+]

@@ -1,0 +1,110 @@
+"""Notebook 08: the matrix-vector ladder of the NVIDIA whitepaper, and cuBLAS's sgemv beside it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyopencl as cl
+
+from ..timing import gb_per_s, gflop_per_s, small_sizes
+from .harness import (
+    Prepared,
+    cupy_on,
+    cupy_samples,
+    device_output,
+    fitting_local,
+    kernel,
+    launcher,
+    run_and_compare,
+    seeded_rng,
+    to_device,
+)
+
+mf = cl.mem_flags
+
+
+WHITEPAPER_GROUPS = 60  # the whitepaper ran listings 3-7 with 60 work-groups of 256
+
+
+MATVEC = (
+    # label, kernel, whitepaper listing
+    ("listing 2: a work-item per row", "mv_item_per_row", 2),
+    ("listing 3: rows shared among work-items", "mv_item_rows", 3),
+    ("listing 4: a work-group per row, serial sum", "mv_group_serial", 4),
+    ("listing 5: tree, interleaved", "mv_group_interleaved", 5),
+    ("listing 6: tree, sequential", "mv_group_sequential", 6),
+    ("listing 7: last warp unrolled (racy)", "mv_group_warp", 7),
+)
+
+SLICES = (16, 32, 64)
+
+
+def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
+           height: int | None = None, local: int = 256, slices: tuple[int, ...] = SLICES,
+           groups: str = "both", seed: int | None = None) -> list[Prepared]:
+    """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
+    as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
+    work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
+    course's slice kernel at several slice widths."""
+    if width is None:
+        width, height = (1100, 6000) if small_sizes() else (1100, 60989)
+    local = fitting_local(queue, local)
+    rng = seeded_rng(seed)
+    m_np = rng.uniform(-1, 1, (height, width)).astype(np.float32)
+    v_np = rng.uniform(-1, 1, width).astype(np.float32)
+    want = m_np.astype(np.float64) @ v_np.astype(np.float64)
+    m, v, w = to_device(ctx, m_np), to_device(ctx, v_np), device_output(ctx, 4 * height)
+    nbytes = 4 * (width * height + width + height)
+    configs = []
+    for label, name, listing in MATVEC:
+        if name == "mv_group_warp" and local < 64:
+            continue
+        rows_per_group = local if listing == 2 else 1
+        filled = -(-height // rows_per_group)
+        paper = filled if listing == 2 else WHITEPAPER_GROUPS
+        if groups in ("whitepaper", "both"):
+            configs.append((label, name, (), paper, "whitepaper", listing))
+        if groups in ("filled", "both") and filled != paper:
+            configs.append((label, name, (), filled, "filled", listing))
+    for s in slices:
+        if s <= local:
+            configs.append((f"course: a slice of {s} per row", "mv_slices", (f"-DSLICE={s}",),
+                            -(-height // (local // s)), "filled", 0))
+    prepared = []
+    for label, name, options, n_groups, launch_kind, listing in configs:
+        knl = kernel(ctx, "matvec.cl", name, options)
+        g = n_groups * local
+        launch = launcher(queue, knl, (g,), (local,), m, v, np.uint32(width), np.uint32(height),
+                          w, cl.LocalMemory(4 * local))
+        prepared.append(Prepared(label, launch,
+                                 run_and_compare(queue, launch, w, height, want, label,
+                                                  rtol=1e-4, atol=1e-3),
+                                 bytes=nbytes, flops=2 * width * height,
+                                 params={"width": width, "height": height, "groups": n_groups,
+                                         "local_size": local, "launch": launch_kind,
+                                         "listing": listing, "options": " ".join(options)},
+                                 kernel=name))
+    return prepared
+
+
+
+
+def cublas_matvec(queue: cl.CommandQueue, width: int, height: int, repeats: int = 20,
+                  seed: int | None = None) -> dict | None:
+    """cuBLAS sgemv through cupy (``m @ v``), timed with CUDA events; None without cupy or an
+    NVIDIA device."""
+    cupy = cupy_on(queue.device)
+    if cupy is None:
+        return None
+    rng = seeded_rng(seed)
+    m = cupy.asarray(rng.uniform(-1, 1, (height, width)).astype(np.float32))
+    v = cupy.asarray(rng.uniform(-1, 1, width).astype(np.float32))
+    samples = cupy_samples(cupy, lambda: m @ v, repeats)
+    seconds = float(np.median(samples))
+    nbytes = 4 * (width * height + width + height)
+    return {"label": f"cuBLAS sgemv (cupy {cupy.__version__})", "kernel": "cublas",
+            "seconds": seconds, "min_seconds": float(min(samples)),
+            "max_seconds": float(max(samples)), "repeats": repeats,
+            "bytes": nbytes, "gb_per_s": gb_per_s(nbytes, seconds),
+            "flops": 2 * width * height,
+            "gflop_per_s": gflop_per_s(2 * width * height, seconds), "correct": True,
+            "width": width, "height": height}
