@@ -382,6 +382,32 @@ def timeline(result: dict) -> Figure:
     return fig
 
 
+def device_timeline(result: dict) -> Figure:
+    """A job split across devices (:func:`helpers.studies.advanced.split_job`): one lane per
+    device, a bar per command (copy in, kernel, copy out), on the host's clock."""
+    colors = {"copy in": "#e69f00", "kernel": "#0072b2", "copy out": "#009e73"}
+    names = result["devices"]
+    fig, ax = plt.subplots(figsize=(10, 0.8 * len(names) + 1.4))
+    for c in result["commands"]:
+        y = len(names) - 1 - c["device"]
+        ax.barh(y, (c["end"] - c["start"]) * 1e3, left=c["start"] * 1e3, height=0.6,
+                color=colors[c["what"]], edgecolor="white", linewidth=0.5)
+    shares = result["rows"][-1]["shares"]
+    ax.set_yticks(range(len(names)), [f"{name}\n{share:.0%} of the job"
+                                      for name, share in zip(names, shares, strict=True)][::-1],
+                  fontsize=8)
+    ax.set_xlabel("milliseconds on the host's clock (each device's events placed at its first "
+                  "enqueue)")
+    split = result["rows"][-1]
+    ax.set_title(f"{result['n']} elements split by measured speed: {_ms(split['seconds'])} "
+                 f"(the ideal split: {_ms(split['ideal_seconds'])})", fontsize=9)
+    ax.legend(handles=[Patch(color=c, label=k) for k, c in colors.items()], fontsize=8,
+              loc="upper right", ncol=3, frameon=False)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
 def tuning_space(record: dict, title: str = "") -> Figure:
     """Every configuration a tuning run timed, sorted by speed, coloured by whether its tiles go
     through local memory, with the best one named (cf. Du et al. 2011, Fig. 14)."""

@@ -14,6 +14,7 @@ import ctypes.util
 import itertools
 import json
 import os
+import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -59,6 +60,8 @@ class Config:
     VR: int = 1
     PF: int = 0
     LOCAL: int = 1
+    DB: int = 0
+    WX: int = 0
 
     def options(self) -> tuple[str, ...]:
         return tuple(f"-D{k}={v}" for k, v in asdict(self).items())
@@ -74,15 +77,17 @@ class Config:
         return (self.TM // self.TY) * (self.TN // self.TX)
 
     def local_bytes(self) -> int:
-        return 4 * self.TK * (self.TM + self.VR + self.TN) if self.LOCAL else 0
+        return 4 * self.TK * (self.TM + self.VR + self.TN) * (1 + self.DB) if self.LOCAL else 0
 
     def label(self) -> str:
         where = "local tiles" if self.LOCAL else "no local memory"
         runs = f" in runs of {self.VR}" if self.VR > 1 else ""
         ahead = ", prefetched" if self.PF else ""
+        two = ", double-buffered" if self.DB else ""
+        warps = f", warps of {self.WX}x{32 // self.WX}" if self.WX else ""
         return (f"{self.TM}x{self.TN} tile, {self.TX}x{self.TY} work-items "
                 f"({self.TM // self.TY}x{self.TN // self.TX} each{runs}), TK={self.TK}, "
-                f"float{self.VW if self.VW > 1 else ''}{ahead}, {where}")
+                f"float{self.VW if self.VW > 1 else ''}{ahead}{two}{warps}, {where}")
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -102,23 +107,38 @@ SPACE = {
     "VR": [1, 2, 4],
     "PF": [0, 1],
     "LOCAL": [0, 1],
+    "DB": [0, 1],
+    "WX": [0, 4, 8, 16],
 }
 
 
-def restrictions(max_group: int, local_memory: int) -> list[str]:
+def restrictions(max_group: int, local_memory: int, present=None) -> list[str]:
     """What makes a configuration worth building on a device with these limits, in kernel_tuner's
     own form (expressions over the parameters): the shapes divide, the work-group fits and has at
     least 16 work-items, the tiles fit local memory, at most 64 results per work-item (registers),
-    prefetching only where every work-item holds the same share of a step, and without local memory
-    only one value of the parameters that then mean nothing."""
+    prefetching only where every work-item holds the same share of a step, double buffering only
+    with prefetching, warp patches only where they tile the work-group, and without local memory
+    only one value of the parameters that then mean nothing. ``present``: the parameters a search
+    varies; the others stand at their default values in the expressions."""
+    rules = _rules(max_group, local_memory)
+    if present is None:
+        return rules
+    fixed = {k: v for k, v in asdict(Config()).items() if k not in present}
+    return [re.sub(r"\b[A-Z]+\b", lambda m: str(fixed.get(m.group(0), m.group(0))), rule)
+            for rule in rules]
+
+
+def _rules(max_group: int, local_memory: int) -> list[str]:
     return [
         "TM % TY == 0", "TN % TX == 0", "TK % VW == 0", "TN % VW == 0",
         "(TM // TY) % VR == 0", "(TN // TX) % VR == 0",
         f"16 <= TX * TY <= {max_group}",
         "(TM // TY) * (TN // TX) <= 64",
         "PF == 0 or ((TM * TK // VW) % (TX * TY) == 0 and (TK * TN // VW) % (TX * TY) == 0)",
-        f"LOCAL == 1 or (TK == {SPACE['TK'][0]} and VW == 1 and PF == 0)",
-        f"LOCAL == 0 or 4 * TK * (TM + VR + TN) <= {local_memory}",
+        f"LOCAL == 1 or (TK == {SPACE['TK'][0]} and VW == 1 and PF == 0 and DB == 0)",
+        f"LOCAL == 0 or 4 * TK * (TM + VR + TN) * (1 + DB) <= {local_memory}",
+        "DB == 0 or PF == 1",
+        "WX == 0 or ((TX * TY) % 32 == 0 and TX % WX == 0 and TY % (32 // WX) == 0)",
     ]
 
 

@@ -167,7 +167,7 @@ def tune_here(device: DeviceSpec, req: dict, emit) -> None:
     results, env = kernel_tuner.tune_kernel(
         "sgemm_param", source, (n, n), [a, b, c, size, size, size], spec,
         grid_div_x=["TN"], grid_div_y=["TM"], block_size_names=["TX", "TY", "block_size_z"],
-        restrictions=restrictions(dev.max_work_group_size, dev.local_mem_size),
+        restrictions=restrictions(dev.max_work_group_size, dev.local_mem_size, set(spec)),
         answer=[None, None, want, None, None, None],
         atol=1e-3 * n ** 0.5, lang="OpenCL", platform=p_index, device=d_index,
         strategy=req["strategy"],

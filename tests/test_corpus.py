@@ -44,6 +44,15 @@ FIRST_LINE = {
     "spill_fix/history_uninitialised": ["never initialized"],
     "bank_fix/no_group_offset": ["likely mistake: every work-group summed the first"],
     "bank_fix/early_return": ["divergent barrier"],
+    # histogram: Oclgrind's line leads whatever the CPU counted
+    "histogram/nonatomic_local_increment": ["data race"],
+    "histogram/nonatomic_global_merge": ["data race"],
+    "histogram/local_never_zeroed": ["never initialized"],
+    "histogram/zero_lid_unguarded": ["write outside a buffer"],
+    "histogram/barrier_in_divergent_loop": [("divergent barrier", "data race")],
+    "histogram/cmpxchg_plain_seed": ["data race"],
+    "histogram/local_size_stride": ["likely mistake: elements were counted several times"],
+    "histogram/merge_without_loop": ["likely mistake: only the first"],
 }
 
 # kernel -> fragments the diagnosis must not hold anywhere

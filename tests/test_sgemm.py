@@ -25,6 +25,13 @@ CONFIGS = {
     "no local memory": Config(TM=16, TN=16, TK=8, TX=4, TY=4, VW=1, LOCAL=0),
     "no local memory, runs of 2": Config(TM=16, TN=32, TK=8, TX=8, TY=4, VR=2, LOCAL=0),
     "one result each, prefetched": Config(TM=16, TN=16, TK=16, TX=16, TY=16, PF=1),
+    # the second level: two sets of tiles, and warps on compact patches (both with the H100's best)
+    "double-buffered, warps of 4x8": Config(TM=128, TN=128, TK=8, TX=16, TY=16, VW=2, VR=4,
+                                            PF=1, DB=1, WX=4),
+    "warps of 16x2 in a 32x8 group, no local memory": Config(TM=32, TN=64, TK=8, TX=32, TY=8,
+                                                             VR=2, LOCAL=0, WX=16),
+    "double-buffered, one result each": Config(TM=16, TN=16, TK=16, TX=16, TY=16, PF=1, DB=1,
+                                               WX=8),
 }
 
 
@@ -90,6 +97,11 @@ def test_the_space_holds_only_buildable_configurations():
     assert not sgemm.valid(Config(TM=16, TN=64, TX=16, TY=16, VR=4), *limits)   # one row each
     assert not sgemm.valid(Config(TM=16, TN=16, TK=8, TX=16, TY=16, PF=1), *limits)  # half a share
     assert sgemm.valid(Config(TM=128, TN=128, TK=16, TX=32, TY=8, VW=4, VR=4, PF=1), *limits)
+    assert not sgemm.valid(Config(TM=64, TN=64, DB=1), *limits)                  # DB needs PF
+    assert not sgemm.valid(Config(TM=64, TN=64, TX=8, TY=8, WX=16), *limits)     # 8 < 16 across
+    assert sgemm.valid(Config(TM=64, TN=64, TX=8, TY=8, WX=8), *limits)
+    assert Config(TK=16, TM=64, TN=64, PF=1, DB=1).local_bytes() == 2 * Config(
+        TK=16, TM=64, TN=64, PF=1).local_bytes()
     assert set(SPACE) == set(Config().to_json())
 
 
@@ -111,7 +123,8 @@ def test_a_short_tuning_run_saves_the_best_configuration(cq, tmp_path, monkeypat
     assert "Best of 16 configurations timed" in tuning.summary(record)
     # the ladder now runs the tuned configuration
     items = sgemm.ladder(ctx, queue, 40, seed=3)
-    assert "tuned here" in items[-1].label and items[-1].params["config"] == record["best"]
+    assert "tuned here" in items[-1].label
+    assert Config.from_json(items[-1].params["config"]) == Config.from_json(record["best"])
     items[-1].verify()
 
 

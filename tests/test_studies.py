@@ -1,4 +1,4 @@
-"""Every kernel of the performance studies (notebooks 05-08) checked against numpy on fresh random
+"""Every kernel of the performance studies (notebooks 05-08 and 10) checked against numpy on fresh random
 data at several sizes, on the course device. A kernel this device gets wrong must be one of the
 lessons: the interleaved reductions PoCL miscompiles (3.x here, 5.0 on the reference host), which
 Oclgrind must then find correct, or the warp-synchronous kernels, whose data race Oclgrind must
@@ -29,6 +29,9 @@ SIZES = {
                 dict(width=64, height=64, steps=8, per_launch=(1, 2, 4)),
                 dict(width=37, height=1, steps=6, per_launch=(3,)),
                 dict(width=53, height=41, steps=6, blocks=(8, 32), per_launch=(1, 2, 3))],
+    "contention": [dict(counters=(1, 32), rounds=4), dict(counters=(7, 1024), rounds=3, local=64)],
+    "histograms": [dict(n=5000, nbins=37), dict(n=100003, nbins=256, local=64),
+                   dict(n=999, nbins=1, spreads=("one value",), local=32)],
 }
 
 # kernels whose result is wrong on a device only by a driver bug (Oclgrind must agree they are
@@ -62,7 +65,8 @@ def _cases():
 
 def test_every_study_is_tested():
     assert set(SIZES) == {"ilp", "mlp", "strides", "layouts", "transpose", "divergence",
-                          "constant_memory", "fast_math", "reductions", "matvec", "hotspot"}
+                          "constant_memory", "fast_math", "reductions", "matvec", "hotspot",
+                          "contention", "histograms"}
 
 
 @pytest.mark.parametrize("name, params", list(_cases()))
@@ -151,3 +155,46 @@ def test_hotspot_has_a_row_per_launch_shape(cq):
     # the tiles overlap: more cells are computed than the grid has, the more steps per launch
     computed = [p.params["cells_computed"] for p in rows[1:]]
     assert computed == sorted(computed) and computed[0] > 64 * 48 * 8
+
+
+def test_the_single_pass_sum_is_right_end_to_end_beside_the_others(cq):
+    ctx, queue = cq
+    result = studies.sum_single_pass(ctx, queue, n=100003, repeats=3)
+    first = result["rows"][0]
+    assert first["kernel"] == "sum_single_pass" and first["kernel_seconds"] > 0
+    assert any("sum_modern" in r["label"] for r in result["rows"])
+    # three calls in a row alternate the slots: each total is right, the cleared slot included
+    assert all(r["correct"] for r in result["rows"]), result["rows"]
+
+
+def test_the_histogram_experiment_counts_rightly_every_way(cq):
+    ctx, queue = cq
+    result = studies.advanced.histogram_experiment(ctx, queue, n=20001, repeats=2)
+    kernels = {r["kernel"] for r in result["rows"]}
+    assert {"histogram_global", "histogram_copies"} <= kernels
+    assert all(r["correct"] for r in result["rows"]), result["rows"]
+
+
+def test_a_job_split_across_devices_is_checked_and_timed():
+    from helpers.device import choose_device
+    devices = studies.two_devices(choose_device())
+    result = studies.split_job(devices, n=10007, rounds=16, repeats=1)
+    split = result["rows"][-1]
+    assert len(result["rows"]) == len(devices) + 1 and all(r["correct"] for r in result["rows"])
+    assert abs(sum(split["shares"]) - 1) < 1e-9 and split["seconds"] > 0
+    kinds = {(c["device"], c["what"]) for c in result["commands"]}
+    assert kinds == {(d, w) for d in range(len(devices)) for w in ("copy in", "kernel", "copy out")}
+    assert all(c["end"] >= c["start"] for c in result["commands"])
+
+
+def test_the_shared_job_reference_is_the_loop_it_stands_for():
+    import numpy as np
+    x = np.linspace(-1, 1, 9, dtype=np.float32)
+    loop = sum(_chain(x.astype(np.float64) + 0.125 * k, 50) for k in range(8))
+    assert np.allclose(studies.advanced.shared_job_reference(x, 50), loop, rtol=1e-12)
+
+
+def _chain(c, rounds):
+    for _ in range(rounds):
+        c = c * 0.999 + 0.001
+    return c

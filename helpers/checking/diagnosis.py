@@ -3,6 +3,7 @@ how fast a passed kernel is against the solution and the device's peak."""
 
 from __future__ import annotations
 
+import re
 import signal
 
 import numpy as np
@@ -182,6 +183,7 @@ def finding_hints(ex: Exercise, findings: list[oclgrind.Finding]) -> list[str]:
     for f in findings:
         for hint in ex.finding_hints:
             if f.kind == hint.kind and (hint.memory is None or f"({hint.memory} memory)" in f.heading) \
+                    and (hint.code is None or re.search(hint.code, f.code or "")) \
                     and hint.message not in out:
                 out.append(hint.message)
     return [f"likely mistake: {m}." for m in out]

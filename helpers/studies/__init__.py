@@ -11,6 +11,8 @@ bench's experiments, the small sizes, the known-wrong kernels and the seeds' fig
 
 from __future__ import annotations
 
+from . import advanced
+from .advanced import contention, histograms, split_job, sum_single_pass, two_devices
 from .harness import (
     STUDIES,
     LeftOutKernel,
@@ -29,6 +31,7 @@ from .harness import (
     seeded_rng,
     study_result,
     to_device,
+    wall_row,
 )
 from .matvec import MATVEC, SLICES, WHITEPAPER_GROUPS, cublas_matvec, matvec
 from .memory import (
@@ -57,6 +60,7 @@ from .registry import (
 )
 
 __all__ = [
+    "advanced", "contention", "histograms", "split_job", "sum_single_pass", "two_devices",
     "DIVERGENCE", "HISTORY", "HOTSPOT_C", "ILP_A", "ILP_B", "KNOWN_WRONG", "MATVEC", "MLP_CONFIGS",
     "REDUCTIONS", "SLICES", "SMALL", "STUDIES", "STUDY_EXPERIMENTS", "TAPS", "WHITEPAPER_GROUPS",
     "LeftOutKernel", "Prepared", "Span", "StudyMismatch", "constant_memory", "cublas_matvec",
@@ -64,5 +68,5 @@ __all__ = [
     "fast_math", "hotspot", "hotspot_reference", "ilp", "kernel", "known_wrong", "launcher",
     "layouts", "fitting_local", "matvec", "matvec_experiment", "measure", "mlp", "read_back",
     "reductions", "seeded_rng", "study_result", "run_and_compare", "strides", "sum_end_to_end",
-    "sum_ints_data", "sum_launch", "to_device", "transpose", "work_item_counts",
+    "sum_ints_data", "sum_launch", "to_device", "transpose", "wall_row", "work_item_counts",
 ]

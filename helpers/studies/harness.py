@@ -6,6 +6,7 @@ why not). Also the CuPy baselines' plumbing (:func:`cupy_on`, :func:`cupy_sample
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,3 +200,21 @@ def cupy_samples(cupy, fn: Callable[[], object], repeats: int, warmup: int = 3) 
         end.synchronize()
         samples.append(cupy.cuda.get_elapsed_time(start, end) * 1e-3)
     return samples
+
+
+def wall_row(fn: Callable[[], object], label: str, answer, repeats: int, nbytes: int,
+             **extra) -> dict:
+    """A row of wall-clock seconds (time.perf_counter, the median of ``repeats`` calls of ``fn``
+    after one that warms up and whose result is compared with ``answer``): for work measured end
+    to end, host included, where profiling events would leave out the host's part."""
+    got = fn()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    seconds = float(np.median(samples))
+    return {"label": label, "seconds": seconds, "min_seconds": float(min(samples)),
+            "max_seconds": float(max(samples)), "repeats": repeats, "bytes": nbytes,
+            "gb_per_s": gb_per_s(nbytes, seconds), "correct": bool(np.all(got == answer)),
+            **extra}

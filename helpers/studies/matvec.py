@@ -36,15 +36,17 @@ MATVEC = (
 )
 
 SLICES = (16, 32, 64)
+ROWS_AT_ONCE = (2, 4)  # mv_slices_rows: rows per slice of 32 in one pass
 
 
 def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
            height: int | None = None, local: int = 256, slices: tuple[int, ...] = SLICES,
-           groups: str = "both", seed: int | None = None) -> list[Prepared]:
+           groups: str = "both", seed: int | None = None,
+           rows_at_once: tuple[int, ...] = ROWS_AT_ONCE) -> list[Prepared]:
     """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
     as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
     work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
-    course's slice kernel at several slice widths."""
+    course's slice kernel at several slice widths, and with several rows per slice at once."""
     if width is None:
         width, height = (1100, 6000) if small_sizes() else (1100, 60989)
     local = fitting_local(queue, local)
@@ -62,19 +64,24 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         filled = -(-height // rows_per_group)
         paper = filled if listing == 2 else WHITEPAPER_GROUPS
         if groups in ("whitepaper", "both"):
-            configs.append((label, name, (), paper, "whitepaper", listing))
+            configs.append((label, name, (), paper, "whitepaper", listing, local))
         if groups in ("filled", "both") and filled != paper:
-            configs.append((label, name, (), filled, "filled", listing))
+            configs.append((label, name, (), filled, "filled", listing, local))
     for s in slices:
         if s <= local:
             configs.append((f"course: a slice of {s} per row", "mv_slices", (f"-DSLICE={s}",),
-                            -(-height // (local // s)), "filled", 0))
+                            -(-height // (local // s)), "filled", 0, local))
+    for r in rows_at_once if local >= 32 else ():
+        rows = local // 32 * r
+        configs.append((f"course: a slice of 32, {r} rows at once", "mv_slices_rows",
+                        ("-DSLICE=32", f"-DROWS={r}"), -(-height // rows), "filled", 0,
+                        rows * 33))
     prepared = []
-    for label, name, options, n_groups, launch_kind, listing in configs:
+    for label, name, options, n_groups, launch_kind, listing, words in configs:
         knl = kernel(ctx, "matvec.cl", name, options)
         g = n_groups * local
         launch = launcher(queue, knl, (g,), (local,), m, v, np.uint32(width), np.uint32(height),
-                          w, cl.LocalMemory(4 * local))
+                          w, cl.LocalMemory(4 * words))
         prepared.append(Prepared(label, launch,
                                  run_and_compare(queue, launch, w, height, want, label,
                                                   rtol=1e-4, atol=1e-3),

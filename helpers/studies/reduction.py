@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -23,6 +22,7 @@ from .harness import (
     seeded_rng,
     study_result,
     to_device,
+    wall_row,
 )
 
 mf = cl.mem_flags
@@ -118,17 +118,7 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
     rows = []
 
     def wall(fn: Callable[[], int], label: str, **extra) -> None:
-        got = fn()  # warm-up, and the answer checked
-        samples = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            fn()
-            samples.append(time.perf_counter() - t0)
-        seconds = float(np.median(samples))
-        rows.append({"label": label, "seconds": seconds, "min_seconds": float(min(samples)),
-                     "max_seconds": float(max(samples)), "repeats": repeats, "bytes": 4 * n,
-                     "gb_per_s": gb_per_s(4 * n, seconds),
-                     "correct": int(got) == total, "n": n, **extra})
+        rows.append(wall_row(fn, label, total, repeats, 4 * n, n=n, **extra))
 
     src = to_device(ctx, src_np)
     for name in ("sum_modern", "sum_chunks"):

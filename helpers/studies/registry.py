@@ -11,6 +11,7 @@ from pathlib import Path
 import pyopencl as cl
 
 from ..kernels import display_path
+from .advanced import contention, histogram_experiment, sum_single_pass
 from .harness import STUDIES, experiment, measure, study_result
 from .matvec import cublas_matvec, matvec
 from .memory import constant_memory, divergence, fast_math, hotspot, layouts, strides, transpose
@@ -44,6 +45,8 @@ SMALL: dict[str, dict] = {
     "reductions": dict(n=10001),
     "matvec": dict(width=300, height=77),
     "hotspot": dict(width=100, height=70, steps=4, per_launch=(1, 2)),
+    "contention": dict(counters=(1, 32), rounds=4),
+    "histograms": dict(n=5000, nbins=37),
 }
 
 # Kernels whose wrong results are lessons of the course, and the devices they are wrong on (a piece
@@ -81,6 +84,9 @@ STUDY_EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
     "sum_end_to_end": sum_end_to_end,
     "matvec_ladder": matvec_experiment,
     "hotspot": experiment("hotspot", hotspot),
+    "contention": experiment("contention", contention),
+    "histogram": histogram_experiment,
+    "sum_single_pass": sum_single_pass,
 }
 
 

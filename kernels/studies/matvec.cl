@@ -174,3 +174,53 @@ __kernel void mv_slices(__global const float *m, __global const float *v, const 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+
+// The slice kernel with ROWS rows per slice at once: each work-item keeps its quarter-slices of v
+// in a register across the rows, has ROWS independent loads of m in flight, and the work-group
+// adds its partial sums once per pass (one barrier) rather than in a tree of barriers. Rows past
+// the end are read as the last row (a clamp, not a branch) and not stored. `partial` holds
+// (local size / SLICE) * ROWS * (SLICE + 1) floats: a padded row of SLICE partials per matrix row.
+#ifndef ROWS
+#define ROWS 4
+#endif
+__kernel void mv_slices_rows(__global const float *restrict m, __global const float *restrict v,
+                             const uint width, const uint height, __global float *restrict w,
+                             __local float *partial)
+{
+    const uint lid = get_local_id(0);
+    const uint lane = lid % SLICE, slice = lid / SLICE;
+    const uint rows_per_group = get_local_size(0) / SLICE * ROWS;
+    const uint step = get_num_groups(0) * rows_per_group;
+    for (uint base = get_group_id(0) * rows_per_group; base < height; base += step) {
+        const uint y0 = base + slice * ROWS;
+        float sum[ROWS];
+        __global const float *row[ROWS];
+        for (uint r = 0; r < ROWS; ++r) {
+            sum[r] = 0.0f;
+            row[r] = m + (size_t)min(y0 + r, height - 1) * width;
+        }
+        if (width % 4 == 0) {
+            for (uint q = lane; q < width / 4; q += SLICE) {
+                const float4 vq = vload4(q, v);
+                for (uint r = 0; r < ROWS; ++r)
+                    sum[r] += dot(vload4(q, row[r]), vq);
+            }
+        } else {
+            for (uint x = lane; x < width; x += SLICE) {
+                const float vx = v[x];
+                for (uint r = 0; r < ROWS; ++r)
+                    sum[r] += row[r][x] * vx;
+            }
+        }
+        for (uint r = 0; r < ROWS; ++r)
+            partial[(slice * ROWS + r) * (SLICE + 1) + lane] = sum[r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < rows_per_group && base + lid < height) {
+            float s = 0.0f;
+            for (uint k = 0; k < SLICE; ++k)
+                s += partial[lid * (SLICE + 1) + k];
+            w[base + lid] = s;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // the next pass overwrites partial
+    }
+}

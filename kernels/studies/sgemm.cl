@@ -155,6 +155,12 @@ void sgemm_vector(__global const float *a, __global const float *b, __global flo
 //   PF       1: read the next step's tiles from global memory into registers while this step
 //            computes (prefetching); 0: read, then compute
 //   LOCAL    1: tiles of a and b in local memory; 0: every operand read through the caches
+//   DB       1: two sets of tiles, used in turn, so that one barrier per step is enough (with PF:
+//            the next step's tiles are stored while others still read this step's)
+//   WX       0: work-item (tx, ty) computes with the work-group's own shape; 4, 8 or 16: each
+//            32 work-items (a warp) compute a compact WX x (32 / WX) patch of the work-group's
+//            results, a second level of tiling that sets how many different tile addresses a
+//            warp reads at once (the loads of the tiles keep the plain order)
 // Global: (n rounded up to TN, divided by TN / TX; m rounded up to TM, divided by TM / TY).
 #ifndef TM
 #define TM 64
@@ -182,6 +188,12 @@ void sgemm_vector(__global const float *a, __global const float *b, __global flo
 #endif
 #ifndef LOCAL
 #define LOCAL 1
+#endif
+#ifndef DB
+#define DB 0
+#endif
+#ifndef WX
+#define WX 0
 #endif
 #define WM (TM / TY)
 #define WN (TN / TX)
@@ -254,18 +266,24 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void sgemm_param(__global const float *a, __global const float *b, __global float *c,
                  const uint m, const uint n, const uint k)
 {
-    const int tx = get_local_id(0), ty = get_local_id(1);
     const int row0 = get_group_id(1) * TM, col0 = get_group_id(0) * TN;
+#if WX
+    // (tx, ty): where this work-item's results lie; warps cover WX x (32 / WX) patches
+    const int lin = get_local_id(1) * TX + get_local_id(0), warp = lin / 32, lane = lin % 32;
+    const int tx = (warp % (TX / WX)) * WX + lane % WX;
+    const int ty = (warp / (TX / WX)) * (32 / WX) + lane / WX;
+#else
+    const int tx = get_local_id(0), ty = get_local_id(1);
+#endif
     float acc[WM][WN];
     for (int i = 0; i < WM; i++)
         for (int j = 0; j < WN; j++)
             acc[i][j] = 0.0f;
 
 #if LOCAL
-    __local RTYPE a_tile[TK * AROW / VR];
-    __local RTYPE b_tile[TK * TN / VR];
-    __local float *as = (__local float *)a_tile, *bs = (__local float *)b_tile;
-    const int id = ty * TX + tx;
+    __local RTYPE a_tiles[(1 + DB) * TK * AROW / VR];
+    __local RTYPE b_tiles[(1 + DB) * TK * TN / VR];
+    const int id = get_local_id(1) * TX + get_local_id(0);  // the loads' order, whatever WX
 #if PF
     // each work-item's share of a step, held in registers between the reads and the stores
 #define NA (TM * TK / VW / GROUP)
@@ -281,6 +299,10 @@ void sgemm_param(__global const float *a, __global const float *b, __global floa
     }
 #endif
     for (int k0 = 0; k0 < (int)k; k0 += TK) {
+        const int set = DB ? (k0 / TK) % 2 : 0;  // which set of tiles this step uses
+        __local RTYPE *a_tile = a_tiles + set * (TK * AROW / VR);
+        __local RTYPE *b_tile = b_tiles + set * (TK * TN / VR);
+        __local float *as = (__local float *)a_tile, *bs = (__local float *)b_tile;
 #if PF
         for (int t = 0; t < NA; t++)
             put_a(as, id + t * GROUP, pa[t]);
@@ -320,7 +342,9 @@ void sgemm_param(__global const float *a, __global const float *b, __global floa
                 for (int q = 0; q < WN; q++)
                     acc[i][q] = fma(ar[i], br[q], acc[i][q]);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+#if !DB
+        barrier(CLK_LOCAL_MEM_FENCE);  // with DB the next step fills the other set
+#endif
     }
 #else
     for (int j = 0; j < (int)k; j++) {

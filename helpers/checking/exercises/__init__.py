@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (each registers its records)
     level3,
     level3_registers_banks,
     level4,
+    level4_advanced,
 )
 from .model import (
     REGISTRY,

@@ -186,11 +186,14 @@ class Mistake:
 @dataclass(frozen=True)
 class FindingHint:
     """What an Oclgrind report of ``kind`` (in ``memory``: "local", "global" or any) most likely
-    means in this exercise, e.g. a race on local memory in a tiled kernel: a missing barrier."""
+    means in this exercise, e.g. a race on local memory in a tiled kernel: a missing barrier.
+    ``code``: a regular expression the reported line of source must match (a race at a plain
+    ``bins[v]++`` is another mistake than one at an atomic)."""
 
     kind: str
     message: str
     memory: str | None = None
+    code: str | None = None
 
 
 def unwritten(length: int) -> np.ndarray:

@@ -1,0 +1,17 @@
+// WRONG: each work-item counts only data[get_global_id(0)] (if < n) with no grid-stride loop, so elements from index global_size on are never counted whenever the global size is smaller than n.
+__kernel void histogram(__global const uint *data, const uint n, __global uint *bins, const uint nbins, __local uint *local_bins)
+{
+    const uint lid = get_local_id(0), lsize = get_local_size(0);
+    const uint gid = get_global_id(0), gsize = get_global_size(0);
+    for (uint b = lid; b < nbins; b += lsize)
+        local_bins[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (gid < n)
+        atomic_inc(&local_bins[data[gid]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = lid; b < nbins; b += lsize) {
+        const uint c = local_bins[b];
+        if (c != 0)
+            atomic_add(&bins[b], c);
+    }
+}
