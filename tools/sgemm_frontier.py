@@ -1,0 +1,105 @@
+"""How far sgemm_param goes on one device, and what each of its newer parameters buys: a guided
+search (kernel_tuner) over the region of the space where the H100's best configurations lie, with
+the two parameters of the second level (DB: double-buffered tiles; WX: warps on compact patches)
+free; then the best configuration timed again beside itself with each parameter turned off, and
+beside the best configuration of the search before them; and counts of the PTX instructions of the
+best kernel (shared-memory loads, fused multiply-adds, barriers) read from the program's binary.
+
+    python tools/sgemm_frontier.py --device nvidia --budget 240 --out results/sgemm-frontier.json
+
+The tuning record is saved for the device (as ``python -m helpers tune`` does), so that a bench run
+after it uses the configuration found."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+# where the H100's best configurations lie (results/tune-nvidia-h100.json): large tiles, vector
+# reads, runs of results, prefetching; the second level's parameters free
+REGION = {"TM": [64, 128], "TN": [64, 128], "TK": [8, 16, 32], "TX": [8, 16, 32],
+          "TY": [8, 16, 32], "VW": [2, 4], "VR": [2, 4], "PF": [1], "LOCAL": [1], "DB": [0, 1],
+          "WX": [0, 4, 8, 16]}
+
+
+def ptx_counts(ctx, config) -> dict:
+    """Instruction counts of the kernel's PTX (NVIDIA's OpenCL returns PTX as the binary)."""
+    import pyopencl as cl
+
+    from helpers.kernels import KERNELS
+    source = (KERNELS / "studies" / "sgemm.cl").read_text()
+    prg = cl.Program(ctx, source).build(options=list(config.options()))
+    ptx = prg.get_info(cl.program_info.BINARIES)[0].decode(errors="replace")
+    kinds = {"fma.rn.f32": r"\bfma\.rn\.f32\b", "ld.shared": r"\bld\.shared\.",
+             "ld.shared.v4": r"\bld\.shared\.v4\.", "ld.global": r"\bld\.global\.",
+             "st.shared": r"\bst\.shared\.", "bar.sync": r"\bbar\.sync\b|\bbarrier\.sync\b",
+             "registers (.reg .f32 declared)": r"\.reg \.f32 \s*%f<(\d+)>"}
+    out = {}
+    for name, pattern in kinds.items():
+        if name.startswith("registers"):
+            m = re.search(pattern, ptx)
+            out[name] = int(m.group(1)) if m else None
+        else:
+            out[name] = len(re.findall(pattern, ptx))
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--device", default=None)
+    p.add_argument("--budget", type=float, default=240.0)
+    p.add_argument("--size", type=int, default=4096)
+    p.add_argument("--strategy", default="genetic_algorithm")
+    p.add_argument("--out", required=True)
+    args = p.parse_args()
+
+    from helpers import sgemm, studies, tuning
+    from helpers.device import course_context
+    from helpers.timing import environment
+
+    record = tuning.tune_sgemm(args.device, args.budget, args.size, args.strategy, spec=REGION,
+                               seed=1, progress=False)
+    print(tuning.summary(record))
+    ctx, queue = course_context(args.device, quiet=True)
+    best = sgemm.Config.from_json(record["best"])
+    before = sgemm.Config.from_json(json.loads(
+        (ROOT / "results" / "tune-nvidia-h100.json").read_text())["best"])
+    variants = {"best found": best,
+                "best found, one set of tiles (DB=0)": replace(best, DB=0),
+                "best found, the work-group's own shape (WX=0)": replace(best, WX=0),
+                "best found, neither (DB=0, WX=0)": replace(best, DB=0, WX=0),
+                "the best before DB and WX (results/tune-nvidia-h100.json)": before}
+    dev = queue.device
+    configs = {}
+    for label, c in variants.items():
+        if sgemm.valid(c, dev.max_work_group_size, dev.local_mem_size) and c not in configs.values():
+            configs[f"{label}: {c.label()}"] = c
+    items = sgemm.ladder(ctx, queue, args.size, config=best, configs=configs, param_only=True)
+    rows = studies.measure(items[1:], queue, repeats=10)   # items[0] is best again, as "given"
+    for r in rows:
+        print(f"{r['gflop_per_s'] / 1e3:7.1f} TFLOP/s  {r['label']}")
+    cublas = sgemm.cublas_sgemm(queue, args.size)
+    if cublas:
+        rows.append(cublas)
+        print(f"{cublas['gflop_per_s'] / 1e3:7.1f} TFLOP/s  {cublas['label']}")
+    ptx = {}
+    if "NVIDIA" in dev.platform.name.upper():
+        for label, c in (("best found", best), ("best before", before)):
+            ptx[label] = {"config": c.to_json(), **ptx_counts(ctx, c)}
+        print(json.dumps(ptx, indent=1))
+    result = {"written_by": "python tools/sgemm_frontier.py " + " ".join(sys.argv[1:]),
+              "n": args.size, "region": REGION, "tuning": record, "rows": rows, "ptx": ptx,
+              "environment": environment(dev)}
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
