@@ -97,6 +97,8 @@ class Config:
         return cls(**{k: int(d[k]) for k in asdict(cls()) if k in d})
 
 
+MAX_RESULTS = 64   # results per work-item the space allows by default (registers)
+
 SPACE = {
     "TM": [16, 32, 64, 128],
     "TN": [16, 32, 64, 128],
@@ -112,15 +114,17 @@ SPACE = {
 }
 
 
-def restrictions(max_group: int, local_memory: int, present=None) -> list[str]:
+def restrictions(max_group: int, local_memory: int, present=None,
+                 max_results: int = MAX_RESULTS) -> list[str]:
     """What makes a configuration worth building on a device with these limits, in kernel_tuner's
     own form (expressions over the parameters): the shapes divide, the work-group fits and has at
-    least 16 work-items, the tiles fit local memory, at most 64 results per work-item (registers),
+    least 16 work-items, the tiles fit local memory, at most ``max_results`` results per work-item
+    (64 by default: registers),
     prefetching only where every work-item holds the same share of a step, double buffering only
     with prefetching, warp patches only where they tile the work-group, and without local memory
     only one value of the parameters that then mean nothing. ``present``: the parameters a search
     varies; the others stand at their default values in the expressions."""
-    rules = _rules(max_group, local_memory)
+    rules = _rules(max_group, local_memory, max_results)
     if present is None:
         return rules
     fixed = {k: v for k, v in asdict(Config()).items() if k not in present}
@@ -128,12 +132,12 @@ def restrictions(max_group: int, local_memory: int, present=None) -> list[str]:
             for rule in rules]
 
 
-def _rules(max_group: int, local_memory: int) -> list[str]:
+def _rules(max_group: int, local_memory: int, max_results: int) -> list[str]:
     return [
         "TM % TY == 0", "TN % TX == 0", "TK % VW == 0", "TN % VW == 0",
         "(TM // TY) % VR == 0", "(TN // TX) % VR == 0",
         f"16 <= TX * TY <= {max_group}",
-        "(TM // TY) * (TN // TX) <= 64",
+        f"(TM // TY) * (TN // TX) <= {max_results}",
         "PF == 0 or ((TM * TK // VW) % (TX * TY) == 0 and (TK * TN // VW) % (TX * TY) == 0)",
         f"LOCAL == 1 or (TK == {SPACE['TK'][0]} and VW == 1 and PF == 0 and DB == 0)",
         f"LOCAL == 0 or 4 * TK * (TM + VR + TN) * (1 + DB) <= {local_memory}",
@@ -142,19 +146,22 @@ def _rules(max_group: int, local_memory: int) -> list[str]:
     ]
 
 
-def valid(c: Config, max_group: int, local_memory: int) -> bool:
+def valid(c: Config, max_group: int, local_memory: int, max_results: int = MAX_RESULTS) -> bool:
     """Whether ``c`` meets :func:`restrictions` (the same expressions, evaluated here)."""
     values = c.to_json()
-    return all(eval(rule, {}, dict(values)) for rule in restrictions(max_group, local_memory))
+    return all(eval(rule, {}, dict(values))
+               for rule in restrictions(max_group, local_memory, max_results=max_results))
 
 
-def space(dev: cl.Device, spec: dict[str, list[int]] | None = None) -> list[Config]:
+def space(dev: cl.Device, spec: dict[str, list[int]] | None = None,
+          max_results: int = MAX_RESULTS) -> list[Config]:
     """Every valid configuration of ``spec`` (the whole :data:`SPACE` by default) on ``dev``."""
     spec = spec or SPACE
     keys = list(spec)
     configs = (Config(**dict(zip(keys, values, strict=True))) for values in
                itertools.product(*(spec[k] for k in keys)))
-    return [c for c in configs if valid(c, dev.max_work_group_size, dev.local_mem_size)]
+    return [c for c in configs
+            if valid(c, dev.max_work_group_size, dev.local_mem_size, max_results)]
 
 
 DEFAULT = Config()  # what runs where nothing better is known for the device

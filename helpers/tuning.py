@@ -49,7 +49,8 @@ def cache_file(dev, n: int) -> Path:
 
 def tune_sgemm(device: str | None = None, budget: float = 60.0, n: int | None = None,
                strategy: str = STRATEGY, spec: dict[str, list[int]] | None = None,
-               seed: int | None = None, progress: bool = True, save: bool = True) -> dict:
+               seed: int | None = None, progress: bool = True, save: bool = True,
+               max_results: int | None = None) -> dict:
     """Tune ``sgemm_param`` on an n x n product for at most ``budget`` seconds of search, in a child
     process; return (and, with ``save``, keep for the device) the record: the best configuration,
     its GFLOP/s, and every configuration timed."""
@@ -59,6 +60,7 @@ def tune_sgemm(device: str | None = None, budget: float = 60.0, n: int | None = 
     n = n or default_size()
     spec = spec or SPACE
     request = {"budget": budget, "n": n, "strategy": strategy, "spec": spec, "seed": seed,
+               "max_results": max_results,
                "cache": str(cache_file(dev, n))}
     bar = tqdm(total=int(budget), desc=f"tuning sgemm_param ({budget:.0f} s)", unit="s",
                disable=not progress, delay=1.0)
@@ -115,7 +117,7 @@ def tune_here(device: DeviceSpec, req: dict, emit) -> None:
     import pyopencl as cl
     from kernel_tuner.observers.observer import BenchmarkObserver
 
-    from .sgemm import restrictions, space
+    from .sgemm import MAX_RESULTS, restrictions, space
 
     def _emit(event: dict) -> None:
         emit(**event)
@@ -127,7 +129,8 @@ def tune_here(device: DeviceSpec, req: dict, emit) -> None:
                    if d.int_ptr == dev.int_ptr)
     n = int(req["n"])
     spec = {k: list(v) for k, v in req["spec"].items()}
-    valid_count = len(space(dev, spec))
+    most = req.get("max_results") or MAX_RESULTS
+    valid_count = len(space(dev, spec, most))
     if valid_count == 0:
         _emit({"error": "no valid configuration in the space on this device"})
         return
@@ -167,7 +170,7 @@ def tune_here(device: DeviceSpec, req: dict, emit) -> None:
     results, env = kernel_tuner.tune_kernel(
         "sgemm_param", source, (n, n), [a, b, c, size, size, size], spec,
         grid_div_x=["TN"], grid_div_y=["TM"], block_size_names=["TX", "TY", "block_size_z"],
-        restrictions=restrictions(dev.max_work_group_size, dev.local_mem_size, set(spec)),
+        restrictions=restrictions(dev.max_work_group_size, dev.local_mem_size, set(spec), most),
         answer=[None, None, want, None, None, None],
         atol=1e-3 * n ** 0.5, lang="OpenCL", platform=p_index, device=d_index,
         strategy=req["strategy"],

@@ -2,7 +2,8 @@
 # Issue 25's frontier on the reference GPU, run from the repository root on the device machine after
 # the set-up line of ../shared/tools/gpu-wheels.sh (the wheels of tools/h100_numbers.sh: pyopencl,
 # kernel_tuner and Oclgrind), with Debian's CLBlast carried in .clblast/ (../shared/docs/gpu.md).
-#   PART=tune   sgemm-frontier-nvidia-h100.json: a guided search of sgemm_param's H100 region with
+#   PART=tune   (WIDE=1: larger tiles, up to 128 results per work-item)
+#               sgemm-frontier[-wide]-nvidia-h100.json: a guided search of sgemm_param's H100 region with
 #               the double-buffered tiles (DB) and warp patches (WX) free, what each bought, the
 #               PTX's instruction counts; tune-nvidia-h100.json, the record the course ships
 #   PART=bench  nvidia-h100.json with notebook 10's experiments and the frontier (the one-pass sum,
@@ -15,13 +16,13 @@ export COURSE_CACHE=$OUT/cache
 export LD_LIBRARY_PATH=$PWD/.clblast${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export COURSE_CLBLAST_VERSION="CLBlast 1.5.3, Debian libclblast1 1.5.3-3"
 if [ "${PART:-tune}" = tune ]; then
-    python3 tools/sgemm_frontier.py --device nvidia --budget "${BUDGET:-300}" \
-        --out "$OUT/sgemm-frontier-nvidia-h100.json"
+    python3 tools/sgemm_frontier.py --device nvidia --budget "${BUDGET:-300}" ${WIDE:+--wide} \
+        --out "$OUT/sgemm-frontier${WIDE:+-wide}-nvidia-h100.json"
     python3 - "$OUT" <<'PY'
 import json, sys
 from pathlib import Path
 out = Path(sys.argv[1])
-record = json.loads((out / "sgemm-frontier-nvidia-h100.json").read_text())["tuning"]
+record = json.loads(next(out.glob("sgemm-frontier*-nvidia-h100.json")).read_text())["tuning"]
 record["written_by"] = "python tools/sgemm_frontier.py --device nvidia (its tuning record)"
 (out / "tune-nvidia-h100.json").write_text(json.dumps(record, indent=1) + "\n")
 PY

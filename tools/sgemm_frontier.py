@@ -27,16 +27,24 @@ sys.path.insert(0, str(ROOT))
 REGION = {"TM": [64, 128], "TN": [64, 128], "TK": [8, 16, 32], "TX": [8, 16, 32],
           "TY": [8, 16, 32], "VW": [2, 4], "VR": [2, 4], "PF": [1], "LOCAL": [1], "DB": [0, 1],
           "WX": [0, 4, 8, 16]}
+# --wide: larger tiles and up to 128 results per work-item (the size of the published CUDA kernels'
+# per-thread tiles), around the first search's best
+WIDE = {"TM": [128, 256], "TN": [128, 256], "TK": [8, 16], "TX": [16, 32], "TY": [8, 16],
+        "VW": [2, 4], "VR": [4], "PF": [1], "LOCAL": [1], "DB": [0, 1], "WX": [0, 8, 16]}
 
 
 def ptx_counts(ctx, config) -> dict:
-    """Instruction counts of the kernel's PTX (NVIDIA's OpenCL returns PTX as the binary)."""
+    """Instruction counts of sgemm_param's PTX (NVIDIA's OpenCL returns PTX as the binary; the
+    other kernels of the file are left out)."""
     import pyopencl as cl
 
     from helpers.kernels import KERNELS
     source = (KERNELS / "studies" / "sgemm.cl").read_text()
     prg = cl.Program(ctx, source).build(options=list(config.options()))
     ptx = prg.get_info(cl.program_info.BINARIES)[0].decode(errors="replace")
+    entries = re.split(r"\n(?=\.(?:visible\s+)?\.?entry\b)", ptx)
+    ptx = next((e for e in entries if re.match(r"\.(?:visible\s+)?\.?entry\s+sgemm_param\b", e)),
+               ptx)
     kinds = {"fma.rn.f32": r"\bfma\.rn\.f32\b", "ld.shared": r"\bld\.shared\.",
              "ld.shared.v4": r"\bld\.shared\.v4\.", "ld.global": r"\bld\.global\.",
              "st.shared": r"\bst\.shared\.", "bar.sync": r"\bbar\.sync\b|\bbarrier\.sync\b",
@@ -58,14 +66,16 @@ def main() -> int:
     p.add_argument("--size", type=int, default=4096)
     p.add_argument("--strategy", default="genetic_algorithm")
     p.add_argument("--out", required=True)
+    p.add_argument("--wide", action="store_true", help="search WIDE (up to 128 results each)")
     args = p.parse_args()
 
     from helpers import sgemm, studies, tuning
     from helpers.device import course_context
     from helpers.timing import environment
 
-    record = tuning.tune_sgemm(args.device, args.budget, args.size, args.strategy, spec=REGION,
-                               seed=1, progress=False)
+    region, most = (WIDE, 128) if args.wide else (REGION, sgemm.MAX_RESULTS)
+    record = tuning.tune_sgemm(args.device, args.budget, args.size, args.strategy, spec=region,
+                               seed=1, progress=False, max_results=most)
     print(tuning.summary(record))
     ctx, queue = course_context(args.device, quiet=True)
     best = sgemm.Config.from_json(record["best"])
@@ -79,7 +89,8 @@ def main() -> int:
     dev = queue.device
     configs = {}
     for label, c in variants.items():
-        if sgemm.valid(c, dev.max_work_group_size, dev.local_mem_size) and c not in configs.values():
+        if sgemm.valid(c, dev.max_work_group_size, dev.local_mem_size, most) \
+                and c not in configs.values():
             configs[f"{label}: {c.label()}"] = c
     items = sgemm.ladder(ctx, queue, args.size, config=best, configs=configs, param_only=True)
     rows = studies.measure(items[1:], queue, repeats=10)   # items[0] is best again, as "given"
@@ -95,7 +106,8 @@ def main() -> int:
             ptx[label] = {"config": c.to_json(), **ptx_counts(ctx, c)}
         print(json.dumps(ptx, indent=1))
     result = {"written_by": "python tools/sgemm_frontier.py " + " ".join(sys.argv[1:]),
-              "n": args.size, "region": REGION, "tuning": record, "rows": rows, "ptx": ptx,
+              "n": args.size, "region": region, "max_results": most, "tuning": record,
+              "rows": rows, "ptx": ptx,
               "environment": environment(dev)}
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
     return 0
