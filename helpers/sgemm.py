@@ -62,6 +62,7 @@ class Config:
     LOCAL: int = 1
     DB: int = 0
     WX: int = 0
+    KU: int = 0
 
     def options(self) -> tuple[str, ...]:
         return tuple(f"-D{k}={v}" for k, v in asdict(self).items())
@@ -85,6 +86,7 @@ class Config:
         ahead = ", prefetched" if self.PF else ""
         two = ", double-buffered" if self.DB else ""
         warps = f", warps of {self.WX}x{32 // self.WX}" if self.WX else ""
+        warps += ", k-loop unrolled" if self.KU else ""
         return (f"{self.TM}x{self.TN} tile, {self.TX}x{self.TY} work-items "
                 f"({self.TM // self.TY}x{self.TN // self.TX} each{runs}), TK={self.TK}, "
                 f"float{self.VW if self.VW > 1 else ''}{ahead}{two}{warps}, {where}")
@@ -111,6 +113,7 @@ SPACE = {
     "LOCAL": [0, 1],
     "DB": [0, 1],
     "WX": [0, 4, 8, 16],
+    "KU": [0, 1],
 }
 
 
@@ -139,7 +142,7 @@ def _rules(max_group: int, local_memory: int, max_results: int) -> list[str]:
         f"16 <= TX * TY <= {max_group}",
         f"(TM // TY) * (TN // TX) <= {max_results}",
         "PF == 0 or ((TM * TK // VW) % (TX * TY) == 0 and (TK * TN // VW) % (TX * TY) == 0)",
-        f"LOCAL == 1 or (TK == {SPACE['TK'][0]} and VW == 1 and PF == 0 and DB == 0)",
+        f"LOCAL == 1 or (TK == {SPACE['TK'][0]} and VW == 1 and PF == 0 and DB == 0 and KU == 0)",
         f"LOCAL == 0 or 4 * TK * (TM + VR + TN) * (1 + DB) <= {local_memory}",
         "DB == 0 or PF == 1",
         "WX == 0 or ((TX * TY) % 32 == 0 and TX % WX == 0 and TY % (32 // WX) == 0)",

@@ -32,6 +32,8 @@ CONFIGS = {
                                                              VR=2, LOCAL=0, WX=16),
     "double-buffered, one result each": Config(TM=16, TN=16, TK=16, TX=16, TY=16, PF=1, DB=1,
                                                WX=8),
+    "the k-loop unrolled, 128x256 tiles": Config(TM=128, TN=256, TK=8, TX=32, TY=16, VW=2, VR=4,
+                                                 PF=1, KU=1),
 }
 
 
@@ -100,6 +102,8 @@ def test_the_space_holds_only_buildable_configurations():
     assert not sgemm.valid(Config(TM=64, TN=64, DB=1), *limits)                  # DB needs PF
     assert not sgemm.valid(Config(TM=64, TN=64, TX=8, TY=8, WX=16), *limits)     # 8 < 16 across
     assert sgemm.valid(Config(TM=64, TN=64, TX=8, TY=8, WX=8), *limits)
+    assert sgemm.valid(Config(TM=64, TN=64, KU=1), *limits) and not sgemm.valid(
+        Config(TM=16, TN=16, TK=8, TX=4, TY=4, LOCAL=0, KU=1), *limits)
     assert Config(TK=16, TM=64, TN=64, PF=1, DB=1).local_bytes() == 2 * Config(
         TK=16, TM=64, TN=64, PF=1).local_bytes()
     assert set(SPACE) == set(Config().to_json())

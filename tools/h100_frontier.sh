@@ -2,7 +2,8 @@
 # Issue 25's frontier on the reference GPU, run from the repository root on the device machine after
 # the set-up line of ../shared/tools/gpu-wheels.sh (the wheels of tools/h100_numbers.sh: pyopencl,
 # kernel_tuner and Oclgrind), with Debian's CLBlast carried in .clblast/ (../shared/docs/gpu.md).
-#   PART=tune   (WIDE=1: larger tiles, up to 128 results per work-item)
+#   PART=tune   (WIDE=1: larger tiles, up to 128 results per work-item; UNROLLED=1: every
+#               configuration of a small neighbourhood, the k-loop unrolled or not)
 #               sgemm-frontier[-wide]-nvidia-h100.json: a guided search of sgemm_param's H100 region with
 #               the double-buffered tiles (DB) and warp patches (WX) free, what each bought, the
 #               PTX's instruction counts; tune-nvidia-h100.json, the record the course ships
@@ -17,7 +18,7 @@ export LD_LIBRARY_PATH=$PWD/.clblast${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export COURSE_CLBLAST_VERSION="CLBlast 1.5.3, Debian libclblast1 1.5.3-3"
 if [ "${PART:-tune}" = tune ]; then
     python3 tools/sgemm_frontier.py --device nvidia --budget "${BUDGET:-300}" ${WIDE:+--wide} \
-        --out "$OUT/sgemm-frontier${WIDE:+-wide}-nvidia-h100.json"
+        ${UNROLLED:+--unrolled} --out "$OUT/sgemm-frontier${WIDE:+-wide}${UNROLLED:+-unrolled}-nvidia-h100.json"
     python3 - "$OUT" <<'PY'
 import json, sys
 from pathlib import Path

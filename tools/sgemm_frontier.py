@@ -26,11 +26,15 @@ sys.path.insert(0, str(ROOT))
 # reads, runs of results, prefetching; the second level's parameters free
 REGION = {"TM": [64, 128], "TN": [64, 128], "TK": [8, 16, 32], "TX": [8, 16, 32],
           "TY": [8, 16, 32], "VW": [2, 4], "VR": [2, 4], "PF": [1], "LOCAL": [1], "DB": [0, 1],
-          "WX": [0, 4, 8, 16]}
+          "WX": [0, 4, 8, 16], "KU": [0]}
 # --wide: larger tiles and up to 128 results per work-item (the size of the published CUDA kernels'
 # per-thread tiles), around the first search's best
 WIDE = {"TM": [128, 256], "TN": [128, 256], "TK": [8, 16], "TX": [16, 32], "TY": [8, 16],
-        "VW": [2, 4], "VR": [4], "PF": [1], "LOCAL": [1], "DB": [0, 1], "WX": [0, 8, 16]}
+        "VW": [2, 4], "VR": [4], "PF": [1], "LOCAL": [1], "DB": [0, 1], "WX": [0, 8, 16], "KU": [0]}
+# --unrolled: the first two searches' best neighbourhoods, with the k-loop unrolled or not (their
+# PTX kept the loop over a step's TK values: 64 fma per iteration), every configuration timed
+UNROLLED = {"TM": [128], "TN": [128, 256], "TK": [8, 16], "TX": [16, 32], "TY": [16], "VW": [2, 4],
+            "VR": [4], "PF": [1], "LOCAL": [1], "DB": [0, 1], "WX": [0, 8], "KU": [0, 1]}
 
 
 def ptx_counts(ctx, config) -> dict:
@@ -67,6 +71,7 @@ def main() -> int:
     p.add_argument("--strategy", default="genetic_algorithm")
     p.add_argument("--out", required=True)
     p.add_argument("--wide", action="store_true", help="search WIDE (up to 128 results each)")
+    p.add_argument("--unrolled", action="store_true", help="time every one of UNROLLED")
     args = p.parse_args()
 
     from helpers import sgemm, studies, tuning
@@ -74,6 +79,8 @@ def main() -> int:
     from helpers.timing import environment
 
     region, most = (WIDE, 128) if args.wide else (REGION, sgemm.MAX_RESULTS)
+    if args.unrolled:
+        region, args.strategy = UNROLLED, "brute_force"
     record = tuning.tune_sgemm(args.device, args.budget, args.size, args.strategy, spec=region,
                                seed=1, progress=False, max_results=most)
     print(tuning.summary(record))
@@ -85,6 +92,7 @@ def main() -> int:
                 "best found, one set of tiles (DB=0)": replace(best, DB=0),
                 "best found, the work-group's own shape (WX=0)": replace(best, WX=0),
                 "best found, neither (DB=0, WX=0)": replace(best, DB=0, WX=0),
+                "best found, the k-loop left to the compiler (KU=0)": replace(best, KU=0),
                 "the best before DB and WX (results/tune-nvidia-h100.json)": before}
     dev = queue.device
     configs = {}

@@ -161,6 +161,7 @@ void sgemm_vector(__global const float *a, __global const float *b, __global flo
 //            32 work-items (a warp) compute a compact WX x (32 / WX) patch of the work-group's
 //            results, a second level of tiling that sets how many different tile addresses a
 //            warp reads at once (the loads of the tiles keep the plain order)
+//   KU       1: the loop over a step's TK values unrolled (#pragma unroll); 0: left to the compiler
 // Global: (n rounded up to TN, divided by TN / TX; m rounded up to TM, divided by TM / TY).
 #ifndef TM
 #define TM 64
@@ -194,6 +195,9 @@ void sgemm_vector(__global const float *a, __global const float *b, __global flo
 #endif
 #ifndef WX
 #define WX 0
+#endif
+#ifndef KU
+#define KU 0
 #endif
 #define WM (TM / TY)
 #define WN (TN / TX)
@@ -325,6 +329,9 @@ void sgemm_param(__global const float *a, __global const float *b, __global floa
         for (int e = id; e < TK * TN / VW; e += GROUP)
             put_b(bs, e, fetch(b, k0 + B_ROW(e), k, col0 + B_COL(e), n));
         barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#if KU
+#pragma unroll
 #endif
         for (int j = 0; j < TK; j++) {
             float ar[WM], br[WN];
