@@ -37,16 +37,19 @@ MATVEC = (
 
 SLICES = (16, 32, 64)
 ROWS_AT_ONCE = (2, 4)  # mv_slices_rows: rows per slice of 32 in one pass
+PER_UNIT = (4, 16)     # the slice of 32 with this many work-groups per compute unit, looping
 
 
 def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
            height: int | None = None, local: int = 256, slices: tuple[int, ...] = SLICES,
            groups: str = "both", seed: int | None = None,
-           rows_at_once: tuple[int, ...] = ROWS_AT_ONCE) -> list[Prepared]:
+           rows_at_once: tuple[int, ...] = ROWS_AT_ONCE,
+           per_unit: tuple[int, ...] = PER_UNIT) -> list[Prepared]:
     """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
     as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
     work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
-    course's slice kernel at several slice widths, and with several rows per slice at once."""
+    course's slice kernel at several slice widths, with a few work-groups per compute unit that
+    loop over the rows, and with several rows per slice at once."""
     if width is None:
         width, height = (1100, 6000) if small_sizes() else (1100, 60989)
     local = fitting_local(queue, local)
@@ -71,6 +74,11 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         if s <= local:
             configs.append((f"course: a slice of {s} per row", "mv_slices", (f"-DSLICE={s}",),
                             -(-height // (local // s)), "filled", 0, local))
+    units = queue.device.max_compute_units
+    for k in per_unit if local >= 32 else ():
+        if units * k < -(-height // (local // 32)):
+            configs.append((f"course: a slice of 32, {k} work-groups per compute unit", "mv_slices",
+                            ("-DSLICE=32",), units * k, "per unit", 0, local))
     for r in rows_at_once if local >= 32 else ():
         rows = local // 32 * r
         configs.append((f"course: a slice of 32, {r} rows at once", "mv_slices_rows",

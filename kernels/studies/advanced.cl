@@ -94,6 +94,11 @@ __kernel void sum_single_pass(__global const int *src, __global int *totals, con
         atomic_add(&totals[which], scratch[0]);
 }
 
+// Nothing: what a launch costs by itself (notebook 10 times it with a 4-byte read after it).
+__kernel void no_work(__global int *totals)
+{
+}
+
 // The job two devices share: y[i] = x[i] pushed through `rounds` steps of x = x * A + B in eight
 // independent chains (a CPU needs independent chains to fill its pipelines; see notebook 05), the
 // chains' results summed. Each device gets its own slice of x and y, `count` elements long.
