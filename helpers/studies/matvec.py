@@ -79,6 +79,12 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         if units * k < -(-height // (local // 32)):
             configs.append((f"course: a slice of 32, {k} work-groups per compute unit", "mv_slices",
                             ("-DSLICE=32",), units * k, "per unit", 0, local))
+    fits = 4 * (local + width) <= queue.device.local_mem_size
+    for k in per_unit if local >= 32 and fits else ():
+        groups_k = min(units * k, -(-height // (local // 32)))
+        configs.append((f"course: a slice of 32, v in local memory, {k} work-groups per compute "
+                        f"unit", "mv_slices_local_v", ("-DSLICE=32",), groups_k, "per unit", 0,
+                        local + width))
     for r in rows_at_once if local >= 32 else ():
         rows = local // 32 * r
         configs.append((f"course: a slice of 32, {r} rows at once", "mv_slices_rows",

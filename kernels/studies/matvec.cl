@@ -224,3 +224,47 @@ __kernel void mv_slices_rows(__global const float *restrict m, __global const fl
         barrier(CLK_LOCAL_MEM_FENCE);  // the next pass overwrites partial
     }
 }
+
+// The slice of SLICE per row with v copied into local memory once per work-group (`partial` holds
+// the local size's partial sums, then v: local size + width floats), and few work-groups that loop
+// over the rows: the rows of m are then the only reads that reach the caches.
+__kernel void mv_slices_local_v(__global const float *restrict m, __global const float *restrict v,
+                                const uint width, const uint height, __global float *restrict w,
+                                __local float *partial)
+{
+    const uint lid = get_local_id(0), size = get_local_size(0);
+    const uint lane = lid % SLICE;
+    const uint rows_per_group = size / SLICE;
+    const uint step = get_num_groups(0) * rows_per_group;
+    __local float *vs = partial + size;
+    for (uint x = lid; x < width; x += size)
+        vs[x] = v[x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint base = get_group_id(0) * rows_per_group; base < height; base += step) {
+        const uint y = base + lid / SLICE;
+        float sum = 0.0f;
+        if (y < height) {
+            __global const float *row = m + (size_t)y * width;
+            if (width % 4 == 0) {
+                float4 acc = (float4)(0.0f);
+#pragma unroll 4
+                for (uint q = lane; q < width / 4; q += SLICE)
+                    acc += vload4(q, row) * vload4(q, vs);
+                sum = acc.x + acc.y + acc.z + acc.w;
+            } else {
+                for (uint x = lane; x < width; x += SLICE)
+                    sum += row[x] * vs[x];
+            }
+        }
+        partial[lid] = sum;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = SLICE / 2; s > 0; s /= 2) {
+            if (lane < s)
+                partial[lid] += partial[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lane == 0 && y < height)
+            w[y] = partial[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
