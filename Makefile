@@ -3,6 +3,7 @@
 # CPU runtime and Oclgrind from pip).
 #
 #   make lab                          set up .venv and open JupyterLab on notebooks/
+#                                     (= python -m helpers lab, which needs no make)
 #   make lab HEADLESS=1 PORT=8890     the same on a server: no browser, listen on PORT
 #   make lab INTEL=0                  without Intel's CPU runtime (PoCL only; a smaller install)
 #   make test                         set up .venv; run every test and notebook on every CPU device
@@ -14,43 +15,34 @@
 
 PYTHON ?= python3
 VENV   ?= .venv
-PORT   ?= 8888
+PORT   ?=
 HEADLESS ?=
 INTEL  ?= 1
 DEVICE ?=
 BIN    := $(VENV)/bin
-EXTRAS := $(if $(filter 1,$(INTEL)),[intel])
-STAMP  := $(VENV)/.installed$(if $(filter 1,$(INTEL)),-intel)
+# The install and JupyterLab's start are `python -m helpers setup` and `python -m helpers lab`
+# (helpers/install.py), which need no make: on Windows and macOS they are the commands to type.
+SETUP_FLAGS := --venv $(VENV) $(if $(filter 0,$(INTEL)),--no-intel)
 
-LAB_FLAGS := --port=$(PORT) $(if $(HEADLESS),--no-browser --ip=0.0.0.0) \
-             $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
+.PHONY: setup lab test test-browser check devices lint clean
 
-.PHONY: lab test test-browser check devices lint clean
+# Installs only when pyproject.toml changed since the last install (a stamp in .venv): a second
+# `make lab` or `make test` starts at once. After an install, every kernel the course ships is tried
+# on every device (each in a separate process), so that the course's default device runs them.
+setup:
+	$(PYTHON) -m helpers setup $(SETUP_FLAGS)
 
-# Re-installs only when pyproject.toml changes: a second `make lab` or `make test` starts at once.
-# After an install, every kernel the course ships is tried on every device (each in a separate
-# process), so that the course's default device is one that runs them.
-$(STAMP): pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed (found " + sys.version.split()[0] + "); set PYTHON=python3.12 or similar")'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".$(EXTRAS)"
-	$(BIN)/python -m helpers devices --check
-	@rm -f $(VENV)/.installed*
-	@touch $(STAMP)
-
-lab: $(STAMP)
-	$(BIN)/python -m helpers devices || true
-	$(BIN)/jupyter lab $(LAB_FLAGS) --notebook-dir=notebooks
+lab:
+	$(PYTHON) -m helpers lab $(SETUP_FLAGS) $(if $(PORT),--port $(PORT)) $(if $(HEADLESS),--headless)
 
 # Every test and every notebook (solutions on, small sizes: conftest.py) on each CPU implementation.
-test: $(STAMP)
+test: setup
 	$(BIN)/ruff check helpers tests browser_tests conftest.py tools deploy
 	$(BIN)/python -m tests.every_cpu $(if $(DEVICE),--only "$(DEVICE)")
 
 # JupyterLab in Chromium, driven by Playwright: Debian's chromium is installed with apt when this runs
 # as root; otherwise a sentence says what to install.
-test-browser: $(STAMP)
+test-browser: setup
 	@$(BIN)/python -c "import playwright, jupyterhub" 2>/dev/null || $(BIN)/python -m pip install --quiet -e ".[browser,hub]"
 	@command -v configurable-http-proxy >/dev/null || [ -x $(VENV)/chp/node_modules/.bin/configurable-http-proxy ] || \
 	    { command -v npm >/dev/null && npm install --silent --prefix $(VENV)/chp configurable-http-proxy >/dev/null; } || \
@@ -60,13 +52,13 @@ test-browser: $(STAMP)
 	    { echo "make test-browser needs Chromium: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM=/path/to/chrome"; exit 2; }
 	$(BIN)/python -m pytest -p no:cacheprovider browser_tests
 
-check: $(STAMP)
+check: setup
 	$(BIN)/python -m helpers check $(NAME)
 
-devices: $(STAMP)
+devices: setup
 	$(BIN)/python -m helpers devices
 
-lint: $(STAMP)
+lint: setup
 	$(BIN)/ruff check helpers tests browser_tests conftest.py tools deploy
 
 clean:

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import importlib
 
-from .device import register_intel_cpu_runtime
-
-register_intel_cpu_runtime()  # before any platform is listed: the ICD loader reads its files once
+try:
+    from .device import register_intel_cpu_runtime
+except ModuleNotFoundError as e:  # before the install (python -m helpers setup): no pyopencl yet
+    if e.name != "pyopencl":
+        raise
+else:
+    register_intel_cpu_runtime()  # before any platform is listed: the ICD loader reads them once
 
 # name -> the module that owns it (a module's own name: the module itself)
 _OWNERS = {

@@ -1,5 +1,5 @@
-"""The command line: ``python -m helpers devices [--check] | check NAME | exercises | profile
-[check NAME] | bench | grade | tune``.
+"""The command line: ``python -m helpers setup | lab | devices [--check] | check NAME | exercises |
+profile [check NAME] | bench | grade | tune``. ``setup`` and ``lab`` need nothing installed yet.
 
 Exit codes: 0 success (a check passed), 1 a check failed (the diagnosis is on stdout), 2 a usage
 error or no OpenCL device (a sentence on stderr says what to do).
@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
-from .device import NoDeviceError
 
 
 def _devices(args: argparse.Namespace) -> int:
@@ -125,6 +123,13 @@ def _profile(args: argparse.Namespace) -> int:
     return 0
 
 
+def _install(args: argparse.Namespace) -> int:
+    from .install import lab, setup
+    if args.command == "setup":
+        return setup(args.venv, intel=not args.no_intel, force=args.force)
+    return lab(args.venv, intel=not args.no_intel, port=args.port, headless=args.headless)
+
+
 def _bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -167,6 +172,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers",
                                      description="The course's helpers from a shell.")
     sub = parser.add_subparsers(dest="command", required=True)
+    from .install import add_arguments
+    p = sub.add_parser("setup", help="create .venv and install the course into it, with the "
+                       "extras this platform gets, then check every device (no make needed)")
+    add_arguments(p, lab_too=False)
+    p = sub.add_parser("lab", help="setup if needed, then open JupyterLab on notebooks/")
+    add_arguments(p, lab_too=True)
     p = sub.add_parser("devices", help="list every OpenCL platform and device with its facts")
     p.add_argument("--check", action="store_true",
                    help="run every kernel the course ships on every device, each device in a "
@@ -240,9 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    if args.command in ("setup", "lab"):   # before anything is installed: no pyopencl yet
+        return _install(args)
     handler = {"devices": _devices, "exercises": _exercises, "check": _check,
                "profile": _profile, "bench": _bench, "grade": _grade,
                "tune": _tune}[args.command]
+    from .device import NoDeviceError
     try:
         return handler(args)
     except NoDeviceError as e:

@@ -28,10 +28,12 @@ COURSE_DEVICE_VARIABLE = "COURSE_DEVICE"
 OCLGRIND_PLATFORM = "Oclgrind"
 
 NO_PLATFORM_MESSAGE = (
-    "No OpenCL platform was found. Run `make lab` (or `pip install -e .` in this folder), which "
-    "installs the CPU device PoCL and the checker Oclgrind on Linux x86-64; on macOS the system's "
-    "OpenCL is used; elsewhere use `conda env create -f environment.yml` or install your GPU "
-    "vendor's OpenCL driver. `python -m helpers devices` lists what is found."
+    "No OpenCL platform was found. Run `python -m helpers setup` (or `make lab`) in the course's "
+    "folder: it installs PoCL, Intel's CPU runtime and Oclgrind on Linux x86-64, and Intel's CPU "
+    "runtime on Windows; on macOS the system's OpenCL is used. Elsewhere, or for more devices, use "
+    "conda (`conda env create -f environment.yml`, or environment-macos.yml or "
+    "environment-windows.yml) or install your GPU vendor's OpenCL driver. "
+    "`python -m helpers devices` lists what is found."
 )
 
 
@@ -47,11 +49,17 @@ def register_intel_cpu_runtime() -> Path | None:
     ``.libs`` folder: one there that names the real library is enough (the library finds
     ``libimf``, ``libsvml`` and ``libintlc`` of ``intel-cmplr-lib-rt`` beside itself). Called when
     helpers is imported, before any platform is listed; returns the ``.icd`` file, or None when the
-    runtime is not installed here or the folder cannot be written.
+    runtime is not installed here or the folder cannot be written. On Windows the wheel's DLL is
+    named in ``OCL_ICD_FILENAMES`` instead (:func:`helpers.platforms.register_intel_windows`).
     """
+    if os.environ.get(INTEL_ICD_VARIABLE) == "0":
+        return None
+    if sys.platform == "win32":   # the wheel's DLL, through OCL_ICD_FILENAMES (see .platforms)
+        from .platforms import register_intel_windows
+        return register_intel_windows()
     library = Path(sys.prefix) / "lib" / "libintelocl.so"
     folder = Path(cl.__file__).parent / ".libs"
-    if not library.is_file() or not folder.is_dir() or os.environ.get(INTEL_ICD_VARIABLE) == "0":
+    if not library.is_file() or not folder.is_dir():
         return None
     icd = folder / "intel-cpu.icd"
     try:

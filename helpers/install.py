@@ -1,0 +1,128 @@
+"""``python -m helpers setup`` and ``python -m helpers lab``: the course's install and start on any
+operating system, without make. ``make lab`` and ``make test`` call the same code.
+
+setup: a virtual environment (``.venv``), pip's install of the course with the extras this platform
+gets (:mod:`helpers.platforms`: Intel's CPU runtime on Linux x86-64 and Windows), then the device
+check (every course kernel on every device found). A stamp in the environment remembers the
+install; it is done again when ``pyproject.toml`` changes. lab: setup if needed, the device table,
+then JupyterLab on ``notebooks/``.
+
+Standard library only: this runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from .platforms import this_platform
+
+ROOT = Path(__file__).resolve().parent.parent
+MINIMUM = (3, 10)
+
+
+def venv_python(env: Path, windows: bool | None = None) -> Path:
+    """The environment's interpreter (``Scripts\\python.exe`` on Windows, ``bin/python`` else)."""
+    windows = os.name == "nt" if windows is None else windows
+    return env / ("Scripts/python.exe" if windows else "bin/python")
+
+
+def extras(intel: bool = True, system: str | None = None, machine: str | None = None
+           ) -> tuple[str, ...]:
+    """The extras this platform installs (``intel=False``: without Intel's CPU runtime)."""
+    row = this_platform(system, machine)
+    chosen = row.pip_extras if row is not None else ()
+    return tuple(e for e in chosen if intel or e != "intel")
+
+
+def stamp(env: Path, chosen: tuple[str, ...]) -> Path:
+    """The file that says this environment holds this install (the name make knows too)."""
+    return env / (".installed" + "".join(f"-{e}" for e in chosen))
+
+
+def up_to_date(env: Path, chosen: tuple[str, ...]) -> bool:
+    mark = stamp(env, chosen)
+    return mark.is_file() and mark.stat().st_mtime >= (ROOT / "pyproject.toml").stat().st_mtime
+
+
+def plan(env: Path, chosen: tuple[str, ...]) -> list[list[str]]:
+    """The commands the install runs, in order (after the environment is created)."""
+    py = str(venv_python(env))
+    target = "." + (f"[{','.join(chosen)}]" if chosen else "")
+    return [[py, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
+            [py, "-m", "pip", "install", "--quiet", "-e", target],
+            [py, "-m", "helpers", "devices", "--check"]]
+
+
+def setup(env: Path | str = ".venv", intel: bool = True, force: bool = False,
+          run=subprocess.run) -> int:
+    """Create ``env`` and install the course into it; 0 when done (or already up to date)."""
+    if sys.version_info < MINIMUM:
+        print(f"Python {MINIMUM[0]}.{MINIMUM[1]} or newer is needed (this is "
+              f"{sys.version.split()[0]}): run this command with a newer python", file=sys.stderr)
+        return 2
+    env = Path(env)
+    env = env if env.is_absolute() else ROOT / env
+    chosen = extras(intel)
+    if not force and up_to_date(env, chosen):
+        print(f"The course is installed in {env} (delete {stamp(env, chosen).name} there to "
+              f"install again).")
+        return 0
+    row = this_platform()
+    print(f"Installing the course into {env} for {row.name if row else 'this platform'}"
+          + (f", with {', '.join(chosen)}" if chosen else "") + " ...")
+    if not venv_python(env).is_file():
+        venv.EnvBuilder(with_pip=True).create(env)
+    for command in plan(env, chosen):
+        done = run(command, cwd=ROOT)
+        if done.returncode != 0:
+            print(f"error: {' '.join(command[1:])} failed (exit code {done.returncode})",
+                  file=sys.stderr)
+            return done.returncode or 1
+    for old in env.glob(".installed*"):
+        old.unlink()
+    stamp(env, chosen).touch()
+    return 0
+
+
+def lab_command(env: Path, port: int | None = None, headless: bool = False,
+                is_root: bool | None = None) -> list[str]:
+    """The command that opens JupyterLab on the notebooks."""
+    if is_root is None:
+        is_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    command = [str(venv_python(env)), "-m", "jupyter", "lab", "--notebook-dir=notebooks"]
+    if port:
+        command.append(f"--port={port}")
+    if headless:
+        command += ["--no-browser", "--ip=0.0.0.0"]
+    if is_root:
+        command.append("--allow-root")
+    return command
+
+
+def lab(env: Path | str = ".venv", intel: bool = True, port: int | None = None,
+        headless: bool = False, run=subprocess.run) -> int:
+    """Install if needed, print the devices, open JupyterLab (until it is stopped)."""
+    code = setup(env, intel, run=run)
+    if code:
+        return code
+    env = Path(env)
+    env = env if env.is_absolute() else ROOT / env
+    run([str(venv_python(env)), "-m", "helpers", "devices"], cwd=ROOT)
+    return run(lab_command(env, port, headless), cwd=ROOT).returncode
+
+
+def add_arguments(p: argparse.ArgumentParser, lab_too: bool) -> None:
+    p.add_argument("--venv", default=".venv", help="the environment's folder (default .venv)")
+    p.add_argument("--no-intel", action="store_true",
+                   help="leave Intel's CPU runtime out (a smaller install)")
+    if lab_too:
+        p.add_argument("--port", type=int, help="JupyterLab's port (default 8888 or the next free)")
+        p.add_argument("--headless", action="store_true",
+                       help="on a server: no browser, listen on all interfaces")
+    else:
+        p.add_argument("--force", action="store_true", help="install again even if up to date")
