@@ -113,7 +113,13 @@ def lab(env: Path | str = ".venv", intel: bool = True, port: int | None = None,
     env = Path(env)
     env = env if env.is_absolute() else ROOT / env
     run([str(venv_python(env)), "-m", "helpers", "devices"], cwd=ROOT)
-    return run(lab_command(env, port, headless), cwd=ROOT).returncode
+    command = lab_command(env, port, headless)
+    if run is subprocess.run and os.name != "nt":
+        # JupyterLab takes this process's place: Ctrl-C then reaches it alone, as when it is
+        # started by hand (its "Shutdown this Jupyter server?" question included)
+        os.chdir(ROOT)
+        os.execv(command[0], command)
+    return run(command, cwd=ROOT).returncode
 
 
 def add_arguments(p: argparse.ArgumentParser, lab_too: bool) -> None:

@@ -292,3 +292,17 @@ def test_setup_needs_nothing_installed_to_start():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert "--no-intel" in out.stdout
+
+
+def test_lab_installs_when_needed_lists_the_devices_then_opens_jupyterlab(tmp_path, monkeypatch):
+    env = tmp_path / "venv"
+    install.venv_python(env).parent.mkdir(parents=True)
+    install.venv_python(env).write_text("")
+    ran = []
+    run = lambda command, cwd: ran.append(command) or SimpleNamespace(returncode=0)  # noqa: E731
+    assert install.lab(env, intel=False, port=8890, run=run) == 0
+    assert [c[1:4] for c in ran][-2:] == [["-m", "helpers", "devices"], ["-m", "jupyter", "lab"]]
+    assert any(c[-1] == "--check" for c in ran)          # the install ran first, then
+    ran.clear()
+    assert install.lab(env, intel=False, run=run) == 0   # up to date: straight to JupyterLab
+    assert [c[1:4] for c in ran] == [["-m", "helpers", "devices"], ["-m", "jupyter", "lab"]]
