@@ -352,10 +352,26 @@ def transfer_bandwidth(result: dict, reference: dict | None = None) -> Figure:
     return fig
 
 
+COMMAND_COLORS = {"copy in": "#e69f00", "kernel": "#0072b2", "copy out": "#009e73"}
+
+
+def _command_bar(ax, y: float, c: dict) -> None:
+    """One command of a timeline as a bar from its start to its end (seconds, drawn in ms)."""
+    ax.barh(y, (c["end"] - c["start"]) * 1e3, left=c["start"] * 1e3, height=0.6,
+            color=COMMAND_COLORS[c["what"]], edgecolor="white", linewidth=0.5)
+
+
+def _finish_timeline(fig: Figure, ax) -> Figure:
+    ax.legend(handles=[Patch(color=c, label=k) for k, c in COMMAND_COLORS.items()], fontsize=8,
+              loc="upper right", ncol=3, frameon=False)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
 def timeline(result: dict) -> Figure:
     """The overlap experiment as a timeline: one lane per queue and run, a bar per command
     (copy in, kernel, copy out) from its profiling start to its end, the chunk's number on it."""
-    colors = {"copy in": "#e69f00", "kernel": "#0072b2", "copy out": "#009e73"}
     lanes = []
     for run in result["runs"]:
         queues = sorted({c["queue"] for c in run["commands"]})
@@ -365,8 +381,7 @@ def timeline(result: dict) -> Figure:
     fig, ax = plt.subplots(figsize=(10, 0.7 * len(lanes) + 1.4))
     for y, (_, cmds) in enumerate(reversed(lanes)):
         for c in cmds:
-            ax.barh(y, (c["end"] - c["start"]) * 1e3, left=c["start"] * 1e3, height=0.6,
-                    color=colors[c["what"]], edgecolor="white", linewidth=0.5)
+            _command_bar(ax, y, c)
             if c["what"] == "kernel":
                 ax.text((c["start"] + c["end"]) / 2 * 1e3, y, str(c["chunk"]), ha="center",
                         va="center", fontsize=7, color="white")
@@ -375,23 +390,16 @@ def timeline(result: dict) -> Figure:
     spans = ", ".join(f"{r['label']}: {_ms(r['seconds'])}" for r in result["runs"])
     ax.set_title(f"{result['chunks']} chunks of {result['chunk_bytes'] / 2**20:.0f} MiB: copy in, "
                  f"kernel, copy out ({spans})\n{_device_line(result)}", fontsize=9)
-    ax.legend(handles=[Patch(color=c, label=k) for k, c in colors.items()], fontsize=8,
-              loc="upper right", ncol=3, frameon=False)
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return _finish_timeline(fig, ax)
 
 
 def device_timeline(result: dict) -> Figure:
     """A job split across devices (:func:`helpers.studies.advanced.split_job`): one lane per
     device, a bar per command (copy in, kernel, copy out), on the host's clock."""
-    colors = {"copy in": "#e69f00", "kernel": "#0072b2", "copy out": "#009e73"}
     names = result["devices"]
     fig, ax = plt.subplots(figsize=(10, 0.8 * len(names) + 1.4))
     for c in result["commands"]:
-        y = len(names) - 1 - c["device"]
-        ax.barh(y, (c["end"] - c["start"]) * 1e3, left=c["start"] * 1e3, height=0.6,
-                color=colors[c["what"]], edgecolor="white", linewidth=0.5)
+        _command_bar(ax, len(names) - 1 - c["device"], c)
     shares = result["rows"][-1]["shares"]
     ax.set_yticks(range(len(names)), [f"{name}\n{share:.0%} of the job"
                                       for name, share in zip(names, shares, strict=True)][::-1],
@@ -401,11 +409,7 @@ def device_timeline(result: dict) -> Figure:
     split = result["rows"][-1]
     ax.set_title(f"{result['n']} elements split by measured speed: {_ms(split['seconds'])} "
                  f"(the ideal split: {_ms(split['ideal_seconds'])})", fontsize=9)
-    ax.legend(handles=[Patch(color=c, label=k) for k, c in colors.items()], fontsize=8,
-              loc="upper right", ncol=3, frameon=False)
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return _finish_timeline(fig, ax)
 
 
 def tuning_space(record: dict, title: str = "") -> Figure:

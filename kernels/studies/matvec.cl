@@ -139,6 +139,23 @@ __kernel void mv_group_warp(__global const float *m, __global const float *v, co
 #ifndef SLICE
 #define SLICE 32
 #endif
+
+// The slice's SLICE partial sums added in a tree in local memory (a barrier at every step, reached by
+// every work-item), and lane 0 storing the row's total w[y] when y is a row.
+inline void slice_total(__local float *partial, const uint lid, const uint lane, const float sum,
+                        __global float *w, const uint y, const uint height)
+{
+    partial[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = SLICE / 2; s > 0; s /= 2) {
+        if (lane < s)
+            partial[lid] += partial[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lane == 0 && y < height)
+        w[y] = partial[lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
 __kernel void mv_slices(__global const float *m, __global const float *v, const uint width,
                         const uint height, __global float *w, __local float *partial)
 {
@@ -162,16 +179,7 @@ __kernel void mv_slices(__global const float *m, __global const float *v, const 
                     sum += row[x] * v[x];
             }
         }
-        partial[lid] = sum;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint s = SLICE / 2; s > 0; s /= 2) {
-            if (lane < s)
-                partial[lid] += partial[lid + s];
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        if (lane == 0 && y < height)
-            w[y] = partial[lid];
-        barrier(CLK_LOCAL_MEM_FENCE);
+        slice_total(partial, lid, lane, sum, w, y, height);
     }
 }
 
@@ -256,15 +264,6 @@ __kernel void mv_slices_local_v(__global const float *restrict m, __global const
                     sum += row[x] * vs[x];
             }
         }
-        partial[lid] = sum;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint s = SLICE / 2; s > 0; s /= 2) {
-            if (lane < s)
-                partial[lid] += partial[lid + s];
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        if (lane == 0 && y < height)
-            w[y] = partial[lid];
-        barrier(CLK_LOCAL_MEM_FENCE);
+        slice_total(partial, lid, lane, sum, w, y, height);
     }
 }
