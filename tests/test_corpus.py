@@ -49,7 +49,7 @@ FIRST_LINE = {
     "histogram/nonatomic_local_increment": [("data race", "only by luck")],
     "histogram/nonatomic_global_merge": [("data race", "only by luck")],
     "histogram/local_never_zeroed": ["never initialized"],
-    "histogram/zero_lid_unguarded": ["write outside a buffer"],
+    "histogram/zero_lid_unguarded": [("write outside a buffer", "outside its buffers")],
     "histogram/barrier_in_divergent_loop": [("divergent barrier", "data race", "only by luck")],
     "histogram/cmpxchg_plain_seed": [("data race", "only by luck")],
     "histogram/local_size_stride": ["likely mistake: elements were counted several times"],
