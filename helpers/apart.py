@@ -223,11 +223,14 @@ class Child:
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            try:
-                self.events.put((time.perf_counter(), json.loads(line)))
-            except ValueError:   # not an event: cannot happen unless the task writes to fd 1
-                continue
+        try:
+            for line in self.proc.stdout:
+                try:
+                    self.events.put((time.perf_counter(), json.loads(line)))
+                except ValueError:   # not an event: cannot happen unless the task writes to fd 1
+                    continue
+        except (OSError, ValueError):   # stop() closed the pipe while this thread was reading it
+            pass
         self.events.put(None)
 
     def poll_ready(self) -> bool:

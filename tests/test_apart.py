@@ -139,3 +139,19 @@ def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     finally:
         chk.lease.release(False)
     assert all(p.findings and p.findings[0].kind == "divergent_barrier" for p in passes)
+
+
+def test_a_pipe_closed_under_the_reader_ends_it_quietly():
+    """stop() closes the child's stdout while the reading thread may be in it: the thread must end
+    with the end-of-child mark, not an exception (pytest warned of one in CI before)."""
+    import queue
+    from types import SimpleNamespace
+
+    class Closed:
+        def __iter__(self):
+            raise OSError(9, "Bad file descriptor")
+
+    for stream in (Closed(), iter(())):
+        fake = SimpleNamespace(proc=SimpleNamespace(stdout=stream), events=queue.Queue())
+        apart.Child._read(fake)
+        assert fake.events.get_nowait() is None
