@@ -14,7 +14,6 @@ import ctypes.util
 import itertools
 import json
 import os
-import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -117,25 +116,13 @@ SPACE = {
 }
 
 
-def restrictions(max_group: int, local_memory: int, present=None,
-                 max_results: int = MAX_RESULTS) -> list[str]:
+def restrictions(max_group: int, local_memory: int, max_results: int = MAX_RESULTS) -> list[str]:
     """What makes a configuration worth building on a device with these limits, in kernel_tuner's
     own form (expressions over the parameters): the shapes divide, the work-group fits and has at
     least 16 work-items, the tiles fit local memory, at most ``max_results`` results per work-item
-    (64 by default: registers),
-    prefetching only where every work-item holds the same share of a step, double buffering only
-    with prefetching, warp patches only where they tile the work-group, and without local memory
-    only one value of the parameters that then mean nothing. ``present``: the parameters a search
-    varies; the others stand at their default values in the expressions."""
-    rules = _rules(max_group, local_memory, max_results)
-    if present is None:
-        return rules
-    fixed = {k: v for k, v in asdict(Config()).items() if k not in present}
-    return [re.sub(r"\b[A-Z]+\b", lambda m: str(fixed.get(m.group(0), m.group(0))), rule)
-            for rule in rules]
-
-
-def _rules(max_group: int, local_memory: int, max_results: int) -> list[str]:
+    (64 by default: registers), prefetching only where every work-item holds the same share of a
+    step, double buffering only with prefetching, warp patches only where they tile the work-group,
+    and without local memory only one value of the parameters that then mean nothing."""
     return [
         "TM % TY == 0", "TN % TX == 0", "TK % VW == 0", "TN % VW == 0",
         "(TM // TY) % VR == 0", "(TN // TX) % VR == 0",
@@ -153,7 +140,7 @@ def valid(c: Config, max_group: int, local_memory: int, max_results: int = MAX_R
     """Whether ``c`` meets :func:`restrictions` (the same expressions, evaluated here)."""
     values = c.to_json()
     return all(eval(rule, {}, dict(values))
-               for rule in restrictions(max_group, local_memory, max_results=max_results))
+               for rule in restrictions(max_group, local_memory, max_results))
 
 
 def space(dev: cl.Device, spec: dict[str, list[int]] | None = None,

@@ -167,10 +167,12 @@ def tune_here(device: DeviceSpec, req: dict, emit) -> None:
             return {"median_ms": float(np.median(times))} if times else {}
 
     source = (ROOT / "kernels" / "studies" / "sgemm.cl").read_text()
+    # the parameters the search leaves out stand at their defaults, so that every rule applies
+    every = {**{k: [v] for k, v in Config().to_json().items()}, **spec}
     results, env = kernel_tuner.tune_kernel(
-        "sgemm_param", source, (n, n), [a, b, c, size, size, size], spec,
+        "sgemm_param", source, (n, n), [a, b, c, size, size, size], every,
         grid_div_x=["TN"], grid_div_y=["TM"], block_size_names=["TX", "TY", "block_size_z"],
-        restrictions=restrictions(dev.max_work_group_size, dev.local_mem_size, set(spec), most),
+        restrictions=restrictions(dev.max_work_group_size, dev.local_mem_size, most),
         answer=[None, None, want, None, None, None],
         atol=1e-3 * n ** 0.5, lang="OpenCL", platform=p_index, device=d_index,
         strategy=req["strategy"],

@@ -133,9 +133,10 @@ def histogram_experiment(ctx: cl.Context, queue: cl.CommandQueue, n: int | None 
     n, nbins = prepared[0].params["n"], prepared[0].params["nbins"]
     cupy = cupy_on(queue.device)
     if cupy is not None:
-        data = cupy.asarray(histogram_data(seeded_rng(seed), n, nbins, "uniform"))
+        host = histogram_data(seeded_rng(seed), n, nbins, "uniform")   # the study's uniform data
+        data = cupy.asarray(host)
         got = cupy.bincount(data, minlength=nbins).get()
-        want = np.bincount(histogram_data(seeded_rng(seed), n, nbins, "uniform"), minlength=nbins)
+        want = np.bincount(host, minlength=nbins)
         samples = cupy_samples(cupy, lambda: cupy.bincount(data, minlength=nbins), repeats)
         seconds = float(np.median(samples))
         rows.append({"label": f"cupy.bincount (cupy {cupy.__version__}) (uniform)",
@@ -279,38 +280,29 @@ def split_job(devices: list[cl.Device], n: int | None = None, rounds: int | None
     want = shared_job_reference(x, rounds)
     workers = [_Worker(d) for d in devices]
 
-    def run(slices: list[np.ndarray]) -> tuple[float, list[np.ndarray], list]:
-        start = time.perf_counter()
-        launched = [w.enqueue(s, rounds) for w, s in zip(workers, slices, strict=True)]
-        for events, _, _ in launched:
-            events[-1][1].wait()
-        return time.perf_counter() - start, [out for _, out, _ in launched], launched
-
-    def check(outs: list[np.ndarray], label: str) -> bool:
-        got = np.concatenate(outs)
-        ok = np.allclose(got, want, rtol=1e-4, atol=1e-4)
-        if not ok:
-            raise StudyMismatch(f"{label}: the result differs from numpy's")
-        return ok
-
-    alone = []
-    for w in workers:
+    def best_run(ws: list[_Worker], slices: list[np.ndarray], label: str) -> tuple[float, list]:
+        """The fastest of ``repeats`` runs after one that builds and warms up: all of ``ws``
+        enqueued before any is waited for; the result checked. Its seconds and launches."""
         best = None
-        for _ in range(repeats + 1):  # the first run builds and warms up
-            seconds, outs, _ = (lambda w=w: _alone(w, x, rounds))()
-            best = seconds if best is None else min(best, seconds)
-        check(outs, w.name)
-        alone.append(best)
+        for _ in range(repeats + 1):
+            start = time.perf_counter()
+            launched = [w.enqueue(s, rounds) for w, s in zip(ws, slices, strict=True)]
+            for events, _, _ in launched:
+                events[-1][1].wait()
+            seconds = time.perf_counter() - start
+            if best is None or seconds < best[0]:
+                best = (seconds, launched)
+        if not np.allclose(np.concatenate([out for _, out, _ in best[1]]), want, rtol=1e-4,
+                           atol=1e-4):
+            raise StudyMismatch(f"{label}: the result differs from numpy's")
+        return best
+
+    alone = [best_run([w], [x], w.name)[0] for w in workers]
     speed = [1.0 / s for s in alone]
     shares = [s / sum(speed) for s in speed]
     bounds = np.rint(np.cumsum([0.0] + shares) * n).astype(int)
     slices = [x[bounds[i]:bounds[i + 1]] for i in range(len(workers))]
-    best, timeline = None, None
-    for _ in range(repeats + 1):
-        seconds, outs, launched = run(slices)
-        if best is None or seconds < best:
-            best, timeline = seconds, launched
-    check(outs, "the split")
+    best, timeline = best_run(workers, slices, "the split")
     commands = []
     first = min(t0 for _, _, t0 in timeline)
     for k, (events, _, t0) in enumerate(timeline):
@@ -329,19 +321,12 @@ def split_job(devices: list[cl.Device], n: int | None = None, rounds: int | None
             "environment": [environment(d) for d in devices]}
 
 
-def _alone(w: _Worker, x: np.ndarray, rounds: int) -> tuple[float, list[np.ndarray], list]:
-    start = time.perf_counter()
-    events, out, _ = w.enqueue(x, rounds)
-    events[-1][1].wait()
-    return time.perf_counter() - start, [out], events
-
-
 def two_devices(prefer: cl.Device | None = None) -> list[cl.Device]:
     """Two devices of this machine to share a job: ``prefer`` (the course's device) first, then the
-    fastest-ranked device of another platform (never Oclgrind, a simulator); one when there is
-    no second."""
-    from ..device import all_devices, is_oclgrind
-    devices = [d for d in all_devices() if not is_oclgrind(d)]
+    best-ranked device of another platform, in the course's order of choice (never Oclgrind, a
+    simulator); one when there is no second."""
+    from ..device import _rank, all_devices, is_oclgrind
+    devices = sorted((d for d in all_devices() if not is_oclgrind(d)), key=_rank)
     first = prefer or devices[0]
     others = [d for d in devices if d.platform.int_ptr != first.platform.int_ptr]
     return [first] + others[:1]

@@ -112,6 +112,9 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
             replace(Case((local,), (local,), {"n": 3 * local + 1, "nbins": 3}), values="wide"))
 
 
+CASES = _cases()
+
+
 def _perf(n: int, items: int, local: int) -> Case:
     return Case((items,), (local,), {"n": n, "nbins": MAX_BINS})
 
@@ -133,7 +136,7 @@ register(Exercise(
         Scalar("nbins", np.uint32, lambda c: c["nbins"]),
         LocalMem("local_bins", np.uint32, lambda c: c["nbins"]),
     ),
-    cases=_cases(),
+    cases=CASES,
     make_inputs=_histogram_inputs,
     reference=_added,
     rtol=0.0,
@@ -213,4 +216,4 @@ register(Exercise(
 
 # The kernel the exercise starts from, checked by the same engine.
 study_record("histogram", "histogram_global", "advanced.cl",
-             tuple(c for c in _cases() if c.small))
+             tuple(c for c in CASES if c.small))
