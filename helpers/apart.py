@@ -101,6 +101,10 @@ def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
 # child before anything is built), so that a kernel whose macros expand without end, or that
 # writes or computes without end, stops there and is told so.
 LEARNER_TASKS = ("check", "probe")
+# ... and numpy's BLAS on one thread: its references are small, and OpenBLAS's threads spin for a
+# while after each call, which took the cores that Oclgrind's threads and the device pass needed
+# (on the H100's 16-core host a wrong sgemm_tiled's check used 8-10 s of CPU in 0.7 s)
+ONE_THREAD_MATH = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 MEMORY_VARIABLE = "COURSE_CHECK_MEMORY_MB"
 MEMORY_MB = 2048             # data memory of one child (a check peaks at about 400 MB)
 FILE_BYTES = 64 << 20        # the largest file it may write (its output is cut at 1 MiB anyway)
@@ -206,6 +210,8 @@ class Child:
         self.dir = Path(tempfile.mkdtemp(prefix=f"course-{key.task}-"))
         self.output = open(self.dir / "output.txt", "w+b")
         env = {k: v.replace("{dir}", str(self.dir)) for k, v in key.env}
+        if key.task in LEARNER_TASKS:
+            env = {**ONE_THREAD_MATH, **env}
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
             # (-W: runpy warns when the package imported helpers.apart before running it: a

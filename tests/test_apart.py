@@ -155,3 +155,23 @@ def test_a_pipe_closed_under_the_reader_ends_it_quietly():
         fake = SimpleNamespace(proc=SimpleNamespace(stdout=stream), events=queue.Queue())
         apart.Child._read(fake)
         assert fake.events.get_nowait() is None
+
+
+def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
+    """The stuck watch (run._stuck_watch) may call a device pass stuck once Oclgrind has seen a
+    divergent barrier; a worker still starting (NVIDIA's context: 1.8 s) or building has not yet
+    run anything, so the watch waits for the build (here a watch that would call it stuck at once,
+    in a fresh worker, on a kernel that never ends)."""
+    from helpers.checking.exercises import get
+    from helpers.checking.options import CheckOptions
+    from helpers.checking.passes import Check, run_pass
+    from helpers.device import DeviceSpec, choose_device
+    ex = get("float_copy")
+    path = ROOT / "tests" / "wrong" / "float_copy" / "endless.cl"
+    chk = Check(ex, path, 1, CheckOptions(owner="stuck-watch"), apart.Lease(), path.read_text())
+    try:
+        p = run_pass(chk, DeviceSpec.of(choose_device()), list(ex.cases[:2]), guard=True,
+                     run_timeout=60, stuck=lambda moved_at: 0.05)
+    finally:
+        chk.lease.release(False)
+    assert p.built and p.hung_in is not None and p.hung_in >= 0 and p.stuck_after == 0.05

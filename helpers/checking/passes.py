@@ -200,7 +200,9 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     given = [None]
 
     def stuck_watch() -> bool:
-        given[0] = stuck(moved_at[0])
+        # not before the kernel is built: a worker still starting (NVIDIA's context takes 1.8 s)
+        # or building has not had its chance to run a case
+        given[0] = stuck(moved_at[0]) if result.built else None
         return given[0] is not None
 
     outcome = child.request(request, timeout=chk.options.build_timeout, on_event=on_event,
