@@ -454,12 +454,64 @@ def test_passes_over_shares_gather_into_one_pass_over_every_case():
     assert m.failing() == [3] and m.crashed_in == 4 and m.exit_code == 0
 
 
-def test_a_check_uses_one_oclgrind_worker_unless_told(monkeypatch):
+def test_a_check_uses_two_oclgrind_workers_from_four_cores_unless_told(monkeypatch):
+    from helpers.checking import options
     from helpers.checking.options import default_oclgrind_workers
     monkeypatch.delenv("COURSE_OCLGRIND_WORKERS", raising=False)
-    assert default_oclgrind_workers() == 1 and CheckOptions().grind_workers == 1
+    for cores, workers in ((1, 1), (2, 1), (3, 1), (4, 2), (16, 2)):
+        monkeypatch.setattr(options, "usable_cores", lambda cores=cores: cores)
+        assert default_oclgrind_workers() == workers and CheckOptions().grind_workers == workers
     monkeypatch.setenv("COURSE_OCLGRIND_WORKERS", "3")
     assert default_oclgrind_workers() == 3 and CheckOptions().grind_workers == 3
     monkeypatch.setenv("COURSE_OCLGRIND_WORKERS", "many")
-    assert default_oclgrind_workers() == 1
+    assert default_oclgrind_workers() == 2
     assert CheckOptions(oclgrind_workers=2).grind_workers == 2
+
+
+def test_shares_stop_where_one_worker_going_through_the_cases_in_order_would_have():
+    from threading import Event
+
+    from helpers.checking.passes import Shares
+    # four cases in two shares; case 3 is the widest, run only after clean small cases
+    watch = Shares([[0, 2], [1, 3]], anticipated=3)
+    first, second = watch.progress(0), watch.progress(1)
+    first("start", 0, None)
+    second("start", 0, None)
+    second("reported", 0, None)                  # case 1 reported
+    assert not any(s.is_set() for s in watch.stops)  # case 0 comes before it: it goes on
+    first("result", 0, True)                      # share 0 would now start case 2: past case 1
+    assert watch.stops[0].is_set() and watch.stopped[0]
+    assert not watch.stops[1].is_set()            # the share that reported ends its case itself
+    second("result", 0, True)
+    assert watch.stops[1].is_set()                # ... and never starts the widest
+
+    wrong = Shares([[0, 2], [1, 3]], anticipated=3)
+    wrong.progress(1)("result", 0, True)          # share 1 now waits to start the widest
+    assert not wrong.stops[1].is_set()
+    wrong.progress(0)("result", 0, False)         # case 0 went wrong: the widest is not needed
+    assert wrong.stops[1].is_set() and not wrong.stops[0].is_set()  # case 2 still runs
+    wrong.progress(0)("result", 1, True)          # share 0 done: nothing left to stop
+    assert not wrong.stops[0].is_set()
+
+    outer = Event()
+    clean = Shares([[0, 1], [2]], anticipated=2, outer=outer)
+    for k, idx in enumerate(clean.parts):
+        for i in range(len(idx)):
+            clean.progress(k)("result", i, True)
+    assert not any(s.is_set() for s in clean.stops) and not any(clean.stopped)
+    outer.set()                                   # the check's own stop reaches every share
+    assert all(s.is_set() for s in clean.stops) and not any(clean.stopped)
+
+
+def test_the_widest_case_alone_gets_a_thread_per_work_group_and_the_rest_the_other_cores(
+        monkeypatch):
+    from helpers.checking import options
+    from helpers.checking.passes import share_threads
+    monkeypatch.setattr(options, "usable_cores", lambda: 16)
+    small = [Case((256,), (16,), {"n": 256}), Case((64,), (64,), {"n": 64})]
+    widest = [Case((64, 32), (32, 32), {"n": 2048})]                 # two work-groups
+    assert share_threads([small, widest], last_alone=True) == [14, 2]
+    assert share_threads([small[:1], small[1:], widest], last_alone=True) == [7, 7, 2]
+    assert share_threads([small, widest], last_alone=False) == [8, 8]
+    monkeypatch.setattr(options, "usable_cores", lambda: 2)
+    assert share_threads([small, widest], last_alone=True) == [1, 1]

@@ -25,17 +25,19 @@ def _switch(name: str) -> bool:
 
 
 def default_oclgrind_workers() -> int:
-    """Oclgrind workers one check splits its small cases over: ``COURSE_OCLGRIND_WORKERS``, else 1.
-    More (each its own process, the widest case beside the small ones) is a choice for a host of
-    many cores and one learner: on the H100's 16-core host three workers brought the verdict on
-    sgemm_tiled's and mat_vec_mul's solutions from 0.76 to 0.54 s and 0.50 to 0.28 s, but made
-    several wrong kernels' slower (strided_fix's from 0.49 to about 1 s), each worker reporting and
-    stopping on its own (results/check-times-*oclgrind-worker*-nvidia-h100.json); so one is the
-    default. A hub (deploy/) sets 1: its cores are its learners'."""
+    """Oclgrind workers one check splits its cases over: ``COURSE_OCLGRIND_WORKERS``, else 2 on a
+    host of 4 cores or more and 1 below. With two, the widest case (two work-groups of 1024
+    work-items on Oclgrind, which it simulates one per thread) runs beside the small ones from the
+    start, in a worker of its own, instead of after them; it is stopped as soon as a small case
+    goes wrong (:class:`.passes.Shares`). On the H100's 16-core host that took sgemm_tiled's
+    solution from 0.81 s to 0.49 s, and mat_vec_mul's from 0.44 to 0.34-0.47 s
+    (results/check-times-all-*oclgrind-worker*-nvidia-h100.json). On 2 cores the two
+    workers share the same cores and gain nothing. A hub (deploy/) and the grader set 1: their
+    cores are their learners'."""
     given = os.environ.get("COURSE_OCLGRIND_WORKERS", "")
     if given.strip().isdigit() and int(given) > 0:
         return int(given)
-    return 1
+    return 2 if usable_cores() >= 4 else 1
 
 
 def usable_cores() -> int:

@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
 from .. import apart
 from ..device import DeviceSpec
 from . import oclgrind
@@ -107,14 +109,16 @@ def oclgrind_environment(skip_uninitialized: bool = False) -> dict[str, str]:
 def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
              run_timeout: float, env: dict[str, str] | None = None, speed: bool = False,
              stop=None, first_failure: bool = False, poison: bool = False,
-             stuck=None) -> PassResult:
+             stuck=None, progress=None) -> PassResult:
     """Run ``cases`` with the learner's kernel on ``device`` in a worker (``speed``: time it
     instead, see :func:`..runner.speed_main`). Setting ``stop`` (a threading.Event) ends it early
     (``cancelled``); so does, with ``first_failure``, the first case that goes wrong (``stopped_at``,
     the later cases not run). ``poison``: run each case with local memory starting as each of
     two patterns, to see whether the results change with it (see :mod:`.poison`). ``stuck``: a
     device pass's watch, returning the seconds it was given once something else has shown that
-    it will never end (``hung_in``, ``stuck_after``)."""
+    it will never end (``hung_in``, ``stuck_after``). ``progress(what, case, ok)``, if given, hears
+    of each case as it starts (``"start"``) and ends (``"result"``, with whether it was right) and
+    of Oclgrind's first report (``"reported"``, in the case it came in)."""
     import threading
     result = PassResult(device, cases)
     if first_failure:
@@ -125,7 +129,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     log = child.dir / "oclgrind.log"
     log_from = log.stat().st_size if log.exists() else 0
     current = -1   # -1: building; i: in case i
-    reported_at, ended_reporting, looked = [None], [False], [0.0]
+    reported_at, ended_reporting = [None], [False]
     spoiled = [False]
 
     moved_at = [0.0]   # when the worker last told of progress (built, a case started or ended)
@@ -146,6 +150,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             result.no_kernel = ev
         elif kind == "start":
             current = ev["case"]
+            if progress is not None:
+                progress("start", current, None)
         elif kind == "result":
             i = ev.pop("case")
             result.results[i] = ev
@@ -153,6 +159,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             if device.is_oclgrind and reported():
                 ended_reporting[0] = True     # the case that reported has ended: stop here
             current = len(result.results)
+            if progress is not None:
+                progress("result", i, bool(ev.get("ok")))
             if first_failure and not ev.get("ok") and result.stopped_at is None:
                 result.stopped_at = i
                 stop.set()
@@ -175,10 +183,20 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             f.seek(log_from)
             return f.read().decode(errors="replace")
 
+    parsed = [log_from]   # the log's size when it was last read
+
+    def grown() -> bool:
+        size = log.stat().st_size if log.exists() else 0
+        if size > parsed[0]:
+            parsed[0] = size
+            return True
+        return False
+
     def reported() -> bool:
-        if reported_at[0] is None and log.exists() and log.stat().st_size > log_from \
-                and oclgrind.parse(new_log()):
+        if reported_at[0] is None and grown() and oclgrind.parse(new_log()):
             reported_at[0], result.reported_in = time.perf_counter(), current
+            if progress is not None:
+                progress("reported", current, None)
         return reported_at[0] is not None
 
     def watch() -> bool:
@@ -187,9 +205,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
         # it has reported, the pass stops at the end of that case (see on_event), or REPORT_GRACE
         # seconds after the report if the case never ends.
         now = time.perf_counter()
-        if reported_at[0] is None and now > looked[0]:
-            looked[0] = now + 0.25
-            reported()
+        if reported_at[0] is None:
+            reported()   # every 50 ms: a look at the log's size, read only when it grew
         return reported_at[0] is not None and (ended_reporting[0]
                                                or now - reported_at[0] > REPORT_GRACE)
 
@@ -269,14 +286,15 @@ def widest_case(ex: Exercise) -> list[Case]:
 
 def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
                   stop=None, first_failure: bool = False, shard: int = 0,
-                  threads: int = 0) -> PassResult | None:
+                  threads: int = 0, progress=None) -> PassResult | None:
     """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed.
     Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
     accumulator, and stops every work-group at instructions it does not know (``freeze``, which
     LLVM makes of some divisions and selects): when Oclgrind dies by a signal having reported
     nothing, or that plugin says it cannot go on, run again without it. ``shard``: which of the
     check's Oclgrind workers runs them (each its own process, see :func:`oclgrind_split`), on
-    ``threads`` threads of its own (0: Oclgrind's default, one per core)."""
+    ``threads`` threads of its own (0: Oclgrind's default, one per core); ``progress``: see
+    :func:`run_pass`."""
     from ..device import oclgrind_device
     grind = oclgrind_device()
     if grind is None:
@@ -291,12 +309,14 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
             e["OCLGRIND_NUM_THREADS"] = str(threads)
         return e
     op = run_pass(chk, spec, cases, guard=False, env=env(),
-                  run_timeout=run_timeout, stop=stop, first_failure=first_failure)
+                  run_timeout=run_timeout, stop=stop, first_failure=first_failure,
+                  progress=progress)
     plugin_gap = next((g for g in op.gaps if g.plugin == "Uninitialized"), None)
     crashed = op.exit_code is not None and op.exit_code < 0 and not op.findings
     if (crashed or plugin_gap) and not op.cancelled:
         op = run_pass(chk, spec, cases, guard=False, env=env(True),
-                      run_timeout=run_timeout, stop=stop, first_failure=first_failure)
+                      run_timeout=run_timeout, stop=stop, first_failure=first_failure,
+                      progress=progress)
         op.skipped_plugin = "uninitialized values"
         op.skipped_why = (f"its plugin for them cannot simulate the instruction "
                           f"{plugin_gap.instruction} that the compiler made of your code"
@@ -316,26 +336,111 @@ def shares(cases: list[Case], workers: int) -> list[list[int]]:
     return [sorted(x) for x in out if x]
 
 
+class _Either:
+    """Set when either of two flags is: the check's stop, or the one :class:`Shares` keeps for
+    one share."""
+
+    def __init__(self, outer) -> None:
+        import threading
+        self.outer, self.own = outer, threading.Event()
+
+    def is_set(self) -> bool:
+        return self.own.is_set() or (self.outer is not None and self.outer.is_set())
+
+    def set(self) -> None:
+        self.own.set()
+
+
+class Shares:
+    """Oclgrind's shares side by side, each stopped where one worker going through all the cases
+    in order would have stopped: once a case has reported, no share goes on past that case (the
+    share that reported stops at its end, see :func:`run_pass`); once a case went wrong or
+    reported, no share starts an ``anticipated`` case (from that index on: the widest, which one
+    worker runs only after clean small cases)."""
+
+    DONE = 1 << 30   # where a share that has run all its cases is
+
+    def __init__(self, parts: list[list[int]], anticipated: int, outer=None) -> None:
+        import threading
+        self.parts, self.anticipated = parts, anticipated
+        self.stops = [_Either(outer) for _ in parts]
+        self.at = [idx[0] for idx in parts]      # the case each share is in, or starts next
+        self.reported: int | None = None         # the earliest case that reported
+        self.went_wrong = False
+        self.stopped = [False] * len(parts)      # stopped here, not by the check
+        self._lock = threading.Lock()
+
+    def progress(self, k: int):
+        def heard(what: str, i: int, ok: bool | None) -> None:
+            idx = self.parts[k]
+            case = idx[i] if 0 <= i < len(idx) else None
+            with self._lock:
+                if what == "start" and case is not None:
+                    self.at[k] = case
+                elif what == "result" and case is not None:
+                    self.at[k] = idx[i + 1] if i + 1 < len(idx) else self.DONE
+                    self.went_wrong |= not ok
+                elif what == "reported" and case is not None:
+                    self.reported = case if self.reported is None else min(self.reported, case)
+                    self.went_wrong = True
+                self._apply()
+        return heard
+
+    def _apply(self) -> None:
+        for k, at in enumerate(self.at):
+            past = self.reported is not None and at > self.reported
+            needless = self.went_wrong and at >= self.anticipated
+            if (past or needless) and not self.stops[k].own.is_set() and at != self.DONE:
+                self.stopped[k] = True
+                self.stops[k].set()
+
+
+def share_threads(parts: list[list[Case]], last_alone: bool) -> list[int]:
+    """Oclgrind's threads for each share: a case's work-groups are what its threads share out (a
+    work-group is simulated by one thread), so the last share, when it holds the widest case alone
+    (``last_alone``), gets as many as that case has work-groups (two, often: simulating those two
+    is what the check waits for), and the other shares split the rest of the cores."""
+    from .options import usable_cores
+    cores = usable_cores()
+    if not last_alone:
+        return [max(1, cores // len(parts))] * len(parts)
+    groups = max(int(np.prod(c.num_groups)) for c in parts[-1])
+    widest = max(1, min(groups, cores // 2))
+    rest = max(1, (cores - widest) // (len(parts) - 1))
+    return [rest] * (len(parts) - 1) + [widest]
+
+
 def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
-                   workers: int = 1) -> PassResult | None:
+                   workers: int = 1, anticipated: int | None = None) -> PassResult | None:
     """:func:`oclgrind_pass` over ``cases`` dealt to ``workers`` Oclgrind workers side by side
-    (:func:`shares`), gathered into one pass over ``cases`` in their order."""
-    parts = shares(cases, workers)
+    (:func:`shares`), gathered into one pass over ``cases`` in their order. The cases from index
+    ``anticipated`` on are run only while the others go right (see :class:`Shares`); those that
+    did not run are left out of the pass."""
+    ahead = anticipated is not None and anticipated < len(cases) and workers > 1
+    parts = (shares(cases[:anticipated], workers - 1) + [list(range(anticipated, len(cases)))]
+             if ahead else shares(cases, workers))
     if len(parts) <= 1:
         return oclgrind_pass(chk, cases, run_timeout, stop)
     from concurrent.futures import ThreadPoolExecutor
 
-    from .options import usable_cores
-    # each worker's Oclgrind on its share of the cores (on the H100's 16-core host this did not
-    # lower the 5-8 s of CPU time a check of three workers took: the figures are in results/)
-    threads = max(1, usable_cores() // len(parts))
+    threads = share_threads([[cases[i] for i in idx] for idx in parts], ahead)
+    watch = Shares(parts, len(cases) if anticipated is None else anticipated, stop)
     with ThreadPoolExecutor(len(parts), thread_name_prefix="oclgrind-share") as pool:
-        futures = [pool.submit(oclgrind_pass, chk, [cases[i] for i in idx], run_timeout, stop,
-                               shard=k, threads=threads) for k, idx in enumerate(parts)]
+        futures = [pool.submit(oclgrind_pass, chk, [cases[i] for i in idx], run_timeout,
+                               watch.stops[k], shard=k, threads=threads[k],
+                               progress=watch.progress(k)) for k, idx in enumerate(parts)]
         done = [f.result() for f in futures]
     if any(op is None for op in done):
         return None
-    return gathered(cases, list(zip(parts, done, strict=True)))
+    for k, op in enumerate(done):
+        if watch.stopped[k] and op.cancelled and not (stop is not None and stop.is_set()):
+            op.cancelled, op.cut_short = False, True   # stopped as one worker would have
+    out = gathered(cases, list(zip(parts, done, strict=True)))
+    keep = [i for i, c in enumerate(cases)
+            if anticipated is None or i < anticipated or i in out.results]
+    if len(keep) < len(cases):   # the anticipated cases not run: as if never asked for
+        out.cases = [cases[i] for i in keep]
+    return out
 
 
 def merged(first: PassResult, more: PassResult) -> PassResult:

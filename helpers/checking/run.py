@@ -155,7 +155,7 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     if small and not options.passes_in_turn:
         pool = ThreadPoolExecutor(1, thread_name_prefix="oclgrind-pass")
         beside = pool.submit(oclgrind_split, chk, first, options.oclgrind_run_timeout, stop,
-                             workers)
+                             workers, anticipated=len(small))
         pool.shutdown(wait=False)   # the future completes; the thread ends with it
     cases = ex.cases_for(device_limits(dev))
     dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout,
