@@ -66,7 +66,7 @@ def _read_transposed(which: str):
 
     def model(case: Case, inputs: Inputs) -> Outputs:
         a4, b4 = _padded_blocks(case, inputs)
-        c4 = np.einsum(pattern, a4, b4)
+        c4 = np.einsum(pattern, a4, b4, optimize=True)   # through BLAS: 10x the plain loops
         c = c4.reshape(c4.shape[0] * c4.shape[1], c4.shape[2] * c4.shape[3])
         return {"c": c[:case["m"], :case["n"]].ravel()}
 
