@@ -395,24 +395,25 @@ def test_a_device_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(
     monkeypatch.setattr(run, "STUCK_AFTER_DIVERGENCE", 0.05)
     beside = Future()
     stuck = run._stuck_watch(beside)
-    assert stuck() is None                       # Oclgrind still running: nothing known
+    assert stuck(time.perf_counter() - 1) is None   # Oclgrind still running: nothing known
     beside.set_result(SimpleNamespace(findings=[SimpleNamespace(kind="race")]))
-    assert stuck() is None                       # a race does not keep a device waiting
+    assert stuck(time.perf_counter() - 1) is None   # a race does not keep a device waiting
     diverged = Future()
     diverged.set_result(SimpleNamespace(findings=[SimpleNamespace(kind="divergent_barrier")]))
     stuck = run._stuck_watch(diverged)
-    assert stuck() is None                       # seen now: the device is given its grace
-    time.sleep(0.1)
-    assert stuck() == 0.05
-    assert stuck(time.perf_counter()) is None    # ... counted from its last step: it moved on
-    assert run._stuck_watch(None)() is None      # no Oclgrind pass beside: only the time limit
+    now = time.perf_counter()
+    assert stuck(now) is None                    # it made progress just now
+    assert stuck(now - 0.2) == 0.2               # none for 0.2 s: stuck, and for how long
+    assert run._stuck_watch(None)(now - 10) is None   # no Oclgrind pass beside: only the limit
     monkeypatch.setattr(run, "STUCK_AFTER_DIVERGENCE_CPU", 0.3)
     on_cpu = run._stuck_watch(diverged, on_gpu=False)
-    assert on_cpu() is None
-    time.sleep(0.1)
-    assert on_cpu() is None                      # a CPU's runtime may be compiling for the case
+    start = time.perf_counter()
+    assert on_cpu(start - 10) is None            # counted from when Oclgrind was seen, too: a
+    time.sleep(0.1)                              # CPU's runtime may be compiling for the case
+    assert on_cpu(start - 10) is None
     time.sleep(0.25)
-    assert on_cpu() == 0.3
+    assert on_cpu(start - 10) >= 10.3
+    assert on_cpu(time.perf_counter()) is None   # ... and from its last progress
 
 
 def test_oclgrind_cases_are_dealt_out_largest_first_each_share_in_order():

@@ -267,8 +267,8 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         return lines + (["its last lines:\n" + tail] if tail else [])
     if p.hung_in is not None and p.stuck_after is not None:
         return [f"was stopped {label(p.hung_in)}: Oclgrind had seen a barrier that not every "
-                f"work-item reaches, and {p.stuck_after:g} s later the case had still not ended "
-                f"(a work-group at such a barrier waits for work-items that never come)."]
+                f"work-item reaches, and the case had not ended after {p.stuck_after:g} s (a "
+                f"work-group at such a barrier waits for work-items that never come)."]
     if p.hung_in is not None:
         return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
                 f"endless loop? Check that every loop's condition becomes false for every "

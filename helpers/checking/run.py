@@ -110,23 +110,28 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
 
 def _stuck_watch(beside, on_gpu: bool = True):
     """A device pass stuck at a divergent barrier (NVIDIA's, PoCL's) waits out its whole time
-    limit (30 s): a work-group waits forever for work-items that never come. When the Oclgrind pass
-    beside it has ended having seen such a barrier, a device pass that has not moved on (no case
-    started or ended) for STUCK_AFTER_DIVERGENCE seconds since then (the CPU's figure off a GPU) is
-    taken as stuck there. The kernel is wrong either way (a barrier not every work-item reaches is
-    undefined behaviour); Oclgrind's line leads. The watch is given when the device last moved on."""
+    limit (30 s): a work-group waits forever for work-items that never come. Once the Oclgrind pass
+    beside it has ended having seen such a barrier, a device pass that has made no progress (no
+    case started or ended) for STUCK_AFTER_DIVERGENCE seconds is taken as stuck there: a GPU runs
+    each of the course's cases in milliseconds. Off a GPU those seconds (STUCK_AFTER_DIVERGENCE_CPU)
+    count from when Oclgrind was seen, too: a CPU's runtime may first compile the kernel for the
+    case's work-group size. The kernel is wrong either way (a barrier not every work-item reaches
+    is undefined behaviour); Oclgrind's line leads. The watch is given when the device last made
+    progress, and returns how long it had made none (the verdict says so)."""
     import time
     seen: list[float] = []
     after = STUCK_AFTER_DIVERGENCE if on_gpu else STUCK_AFTER_DIVERGENCE_CPU
 
-    def stuck(moved_at: float = 0.0) -> float | None:
+    def stuck(moved_at: float) -> float | None:
         if beside is None or not beside.done():
             return None
         op = beside.result()
         if op is None or not any(f.kind == "divergent_barrier" for f in op.findings):
             return None
-        seen[:] = seen or [time.perf_counter()]
-        return after if time.perf_counter() - max(seen[0], moved_at) > after else None
+        now = time.perf_counter()
+        seen[:] = seen or [now]
+        since = moved_at if on_gpu else max(seen[0], moved_at)
+        return round(now - moved_at, 2) if now - since > after else None
     return stuck
 
 
