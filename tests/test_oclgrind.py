@@ -94,3 +94,30 @@ def test_a_divergent_barrier_says_how_many_work_items_reached_it():
 
 def test_an_empty_log_has_no_findings():
     assert parse("") == [] and parse("Oclgrind: 1 errors generated\n") == []
+
+
+# the optimizer sank the store of an if and its else into one: that access has no line of its own
+MERGED_RACE = """
+Read-write data race at local memory address 0x1000000000040
+\tKernel: mat_vec_mul
+\t
+\tFirst entity:  Global(48,0,0) Local(16,0,0) Group(1,0,0)
+\t  store float %add29.sink, float addrspace(3)* %arrayidx16, align 4, !dbg !56, !tbaa !62
+\tAt line 0 (column 0) of input.cl:
+\t  (source not available)
+\t
+\tSecond entity: Global(32,0,0) Local(0,0,0) Group(1,0,0)
+\t  %3 = load float, float addrspace(3)* %arrayidx26, align 4, !dbg !85, !tbaa !62
+\tAt line 31 (column 33) of input.cl:
+\t  partial[lid] += partial[lid + s];
+\t
+"""
+
+
+def test_a_race_whose_first_access_has_no_line_is_placed_at_the_second_and_its_work_item():
+    (race,) = parse(MERGED_RACE)
+    assert (race.line, race.col, race.code) == (31, 33, "partial[lid] += partial[lid + s];")
+    assert race.entity == "work-item 32 (group 1, local id 0)"
+    (alone,) = parse(MERGED_RACE.split("\tSecond entity")[0])
+    assert (alone.line, alone.code) == (0, "(source not available)")
+    assert alone.entity == "work-item 48 (group 1, local id 16)"

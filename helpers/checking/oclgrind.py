@@ -195,19 +195,27 @@ def parse(log: str) -> list[Finding]:
         kind, meaning = _classify(block[0])
         line = col = None
         code = None
+        at = 0   # the block's line of the place chosen
+        # the first place with a line: an instruction the optimizer merged from two lines (a store
+        # sunk out of an if and its else) has line 0, "source not available"; a race's second
+        # work-item may still be at a line of the kernel
         for i, x in enumerate(block):
             m = _LOCATION.search(x)
-            if m:
-                line, col = int(m.group(1)), int(m.group(2))
+            if m and (line is None or not line and int(m.group(1))):
+                line, col, at = int(m.group(1)), int(m.group(2)), i
                 code = block[i + 1] if i + 1 < len(block) else None
-                break
+                if line:
+                    break
         key = (kind, line, col)
         if key in merged:
             f = merged[key]
             merged[key] = Finding(f.kind, f.meaning, f.heading, f.line, f.col, f.code, f.entity,
                                   f.count + 1)
         else:
-            merged[key] = Finding(kind, meaning, heading, line, col, code, _entity(block))
+            # the work-item at that place (a race names two)
+            own = [j for j in range(at) if _ENTITY.search(block[j])]
+            merged[key] = Finding(kind, meaning, heading, line, col, code,
+                                  _entity(block[own[-1]:] if own else block))
     # An invalid read yields an undefined value, so Oclgrind also reports it as uninitialized where
     # it is stored: the read is the cause, the second report is noise.
     bad_reads = {f.line for f in merged.values() if f.kind == "out_of_bounds_read"}
