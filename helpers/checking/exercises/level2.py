@@ -98,15 +98,25 @@ register(Exercise(
 # ---------------------------------------------------------------------------------------------------
 # Level 2: erosion, in 1-D (global memory, then a tile in local memory) and in 2-D.
 
-def _erode_1d(x: np.ndarray, radius: int, lo: int = 0, hi: int | None = None) -> np.ndarray:
-    """Minimum over the window [i - radius, i + hi] clipped to the data (hi defaults to radius)."""
+def _erode(x: np.ndarray, radius: int, hi: int | None = None, axis: int = -1) -> np.ndarray:
+    """Minimum over the window [i - radius, i + hi] along ``axis``, clipped to the data (hi
+    defaults to radius), in float64. Minimums over spans of 1, 2, 4, ... first, then two
+    overlapping spans per window: a few passes over the data where one per element of the window
+    took a tenth of a second on a million floats."""
     hi = radius if hi is None else hi
-    n = x.size
-    padded = np.concatenate([np.full(radius, np.inf), x.astype(np.float64), np.full(radius, np.inf)])
-    out = np.full(n, np.inf)
-    for k in range(lo, radius + hi + 1):
-        out = np.minimum(out, padded[k:k + n])
-    return out.astype(np.float32)
+    x = np.moveaxis(np.asarray(x, dtype=np.float64), axis, -1)
+    n, width = x.shape[-1], radius + hi + 1
+    m = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(radius, radius)], constant_values=np.inf)
+    span = 1
+    while 2 * span <= width:
+        m = np.minimum(m[..., :-span], m[..., span:])
+        span *= 2
+    out = np.minimum(m[..., :n], m[..., width - span:width - span + n])
+    return np.moveaxis(out, -1, axis)
+
+
+def _erode_1d(x: np.ndarray, radius: int, hi: int | None = None) -> np.ndarray:
+    return _erode(x, radius, hi).astype(np.float32)
 
 
 def _erosion_1d(case: Case, inputs: Inputs) -> Outputs:
@@ -254,20 +264,16 @@ register(Exercise(
 
 
 def _erosion_2d(case: Case, inputs: Inputs) -> Outputs:
+    """The square window's minimum: along the rows, then along the columns of that."""
     w, h, r = case["width"], case["height"], case["radius"]
-    img = inputs["in"].reshape(h, w).astype(np.float64)
-    padded = np.pad(img, r, constant_values=np.inf)
-    out = np.full((h, w), np.inf)
-    for dy in range(2 * r + 1):
-        for dx in range(2 * r + 1):
-            out = np.minimum(out, padded[dy:dy + h, dx:dx + w])
-    return {"out": out.astype(np.float32).ravel()}
+    img = inputs["in"].reshape(h, w)
+    return {"out": _erode(_erode(img, r, axis=1), r, axis=0).astype(np.float32).ravel()}
 
 
 def _rows_only(case: Case, inputs: Inputs) -> Outputs:
     w, h, r = case["width"], case["height"], case["radius"]
     img = inputs["in"].reshape(h, w)
-    return {"out": np.stack([_erode_1d(row, r) for row in img]).ravel()}
+    return {"out": _erode(img, r, axis=1).astype(np.float32).ravel()}
 
 
 def _frame_skipped(case: Case, inputs: Inputs) -> Outputs:
