@@ -205,7 +205,9 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     # Oclgrind too (the referee of a miscompile, or a bug only a larger case shows), the smallest
     # first, stopping at the first that Oclgrind gets wrong as well. What it found wrong in the
     # small cases is already the verdict: the larger ones (minutes on Oclgrind) would add nothing.
-    ran = {c.key() for c in first}
+    # (the cases it did run: a widest case stopped early, as a small case went wrong on a first
+    # run that Oclgrind then ran again without a plugin, still runs here once they are clean)
+    ran = {c.key() for c in (op.cases if op is not None else first)}
     extra = sorted((c for c in oclgrind_cases(ex, dp)[len(small):] if c.key() not in ran),
                    key=lambda c: c.work_items)
     if extra and (op is None or op.all_ok() and not op.findings):
