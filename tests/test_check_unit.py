@@ -494,6 +494,15 @@ def test_shares_stop_where_one_worker_going_through_the_cases_in_order_would_hav
     wrong.progress(0)("result", 1, True)          # share 0 done: nothing left to stop
     assert not wrong.stops[0].is_set()
 
+    late = Shares([[0, 2], [1, 3]], anticipated=3)
+    late.progress(1)("start", 0, None)            # share 1 in case 1
+    late.progress(0)("result", 0, True)
+    late.progress(0)("result", 1, True)           # share 0 has run both its cases ...
+    late.progress(0)("reported", 2, None)         # ... and its log showed a report after that
+    assert late.reported == 2 and not late.stops[1].is_set()   # case 1 comes before case 2
+    late.progress(1)("result", 0, True)
+    assert late.stops[1].is_set()                 # the widest comes after it
+
     outer = Event()
     clean = Shares([[0, 1], [2]], anticipated=2, outer=outer)
     for k, idx in enumerate(clean.parts):

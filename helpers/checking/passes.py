@@ -373,7 +373,8 @@ class Shares:
     def progress(self, k: int):
         def heard(what: str, i: int, ok: bool | None) -> None:
             idx = self.parts[k]
-            case = idx[i] if 0 <= i < len(idx) else None
+            # (a report read from the log between two cases is counted in the one before)
+            case = idx[min(i, len(idx) - 1)] if i >= 0 else None
             with self._lock:
                 if what == "start" and case is not None:
                     self.at[k] = case
