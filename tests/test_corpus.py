@@ -112,24 +112,30 @@ def test_every_wrong_and_right_kernel_says_why_in_its_first_comment():
 # a wrong result only Oclgrind's cases show, and two right kernels
 SHARED_OUT = ["mat_vec_mul/barrier_in_branch", "spill_fix/history_uninitialised",
               "transpose/return_before_barrier", "parallel_sum/no_barrier",
-              "sgemm_tiled/a_transposed", "right:erosion_1d_local", "right:sgemm_tiled"]
+              "sgemm_tiled/a_transposed", "right:erosion_1d_local", "right:sgemm_tiled",
+              # right, and a gap of Oclgrind's uninitialized-value plugin (freeze): its shares'
+              # first runs went wrong, and a correct kernel failed with no reason given
+              "right/transpose/diagonal_general"]
 
 
 @pytest.mark.parametrize("kernel", SHARED_OUT)
 def test_oclgrind_cases_dealt_to_three_workers_give_the_verdict_of_one(kernel, oclgrind_present):
     """A host of many cores deals Oclgrind's small cases (and the widest) to several workers side
-    by side (CheckOptions.oclgrind_workers): the same verdict and first line as one worker."""
+    by side (CheckOptions.oclgrind_workers): the same verdict and first line from two and three
+    workers as from one."""
     from helpers.paths import ROOT
-    name = kernel.split("/")[0].split(":")[-1]
+    right = kernel.startswith("right")
+    name = kernel.removeprefix("right/").split("/")[0].split(":")[-1]
     path = ROOT / "solutions" / f"{name}.cl" if kernel.startswith("right:") \
-        else TESTS / "wrong" / f"{kernel}.cl"
-    one, three = (run_check(name, path, seed=7, run_timeout=20, oclgrind_workers=w)
-                  for w in (1, 3))
-    assert one.passed == three.passed == kernel.startswith("right:"), three.message
+        else TESTS / f"{kernel}.cl" if right else TESTS / "wrong" / f"{kernel}.cl"
+    one, two, three = (run_check(name, path, seed=7, run_timeout=20, oclgrind_workers=w)
+                       for w in (1, 2, 3))
+    assert one.passed == two.passed == three.passed == right, (two.message, three.message)
     if not one.passed:   # up to the details of the one report shown: Oclgrind's threads
         # simulate the work-groups in no fixed order, and its reports grow with the cases run
         assert _first_line(one.message).split(" (")[0] == \
-            _first_line(three.message).split(" (")[0]
+            _first_line(two.message).split(" (")[0] == _first_line(three.message).split(" (")[0]
     else:   # the same cases ran on Oclgrind: the widest beside the small, not after
         assert sorted(c.key() for c in one.oclgrind_pass.cases) == \
+            sorted(c.key() for c in two.oclgrind_pass.cases) == \
             sorted(c.key() for c in three.oclgrind_pass.cases)

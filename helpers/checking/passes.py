@@ -166,6 +166,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
                 stop.set()
         elif kind in ("launch_error", "run_error"):
             result.results[ev["case"]] = {"ok": False, kind: ev["message"]}
+            if progress is not None:
+                progress("result", ev["case"], False)
         elif kind == "speed":
             result.speed[ev["role"]] = ev
         elif kind == "peak":
@@ -232,6 +234,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     if outcome.hung or outcome.watched and not device.is_oclgrind:
         result.hung_in, result.stuck_after = current, given[0]
     result.findings = oclgrind.parse(new_log())
+    if result.findings and result.reported_in is None:   # first seen in this last read
+        result.reported_in = min(current, len(cases) - 1) if cases else current
     if device.is_oclgrind:
         result.gaps = oclgrind.gaps(new_log() + "\n" + outcome.output)
         executed, result.output = oclgrind.counts(outcome.output)
@@ -433,15 +437,40 @@ def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
         done = [f.result() for f in futures]
     if any(op is None for op in done):
         return None
+    stopped_by_check = stop is not None and stop.is_set()
+    if not stopped_by_check and any(_referee_gap(op) for op in done):
+        # Oclgrind could not simulate this kernel with all its plugins (see oclgrind_pass): what
+        # the shares saw before it ran again without one is no sign of the kernel, so the small
+        # cases run again as one worker runs them, and the widest after them (see run._passes)
+        return oclgrind_pass(chk, cases[:watch.anticipated], run_timeout, stop)
     for k, op in enumerate(done):
-        if watch.stopped[k] and op.cancelled and not (stop is not None and stop.is_set()):
+        if watch.stopped[k] and op.cancelled and not stopped_by_check:
             op.cancelled, op.cut_short = False, True   # stopped as one worker would have
     out = gathered(cases, list(zip(parts, done, strict=True)))
-    keep = [i for i, c in enumerate(cases)
-            if anticipated is None or i < anticipated or i in out.results]
+    # what one worker going through the cases in order would have: no result after the case that
+    # reported first, no anticipated case once a small one went wrong (a share may have finished
+    # one before it heard, a stop being seen between two of its events)
+    small_wrong = out.reported_in is not None and out.reported_in < watch.anticipated or any(
+        not r.get("ok", False) for i, r in out.results.items() if i < watch.anticipated)
+    if out.reported_in is not None:
+        out.results = {i: r for i, r in out.results.items() if i <= out.reported_in}
+        out.done, out.cut_short = False, True
+    keep = [i for i in range(len(cases)) if i < watch.anticipated
+            or (i in out.results and not small_wrong)]
     if len(keep) < len(cases):   # the anticipated cases not run: as if never asked for
         out.cases = [cases[i] for i in keep]
+        out.results = {i: r for i, r in out.results.items() if i in keep}
+    if out.reported_in is None:
+        out.done = all(i in out.results for i in range(len(out.cases))) and \
+            out.crashed_in is None and out.hung_in is None and not out.cancelled
     return out
+
+
+def _referee_gap(op: PassResult) -> bool:
+    """Oclgrind's uninitialized-value plugin could not go on with this kernel, or Oclgrind died
+    having reported nothing: the shares' view of it is the referee's, not the kernel's."""
+    return bool(op.skipped_plugin) or any(g.plugin == "Uninitialized" for g in op.gaps) or (
+        op.exit_code is not None and op.exit_code < 0 and not op.findings)
 
 
 def merged(first: PassResult, more: PassResult) -> PassResult:
@@ -472,8 +501,10 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
 
     # a finding's details (the work-group, the work-items) are those of the case that showed it
     # first, as one worker going through ``cases`` in order would have given them
-    ordered = sorted(parts, key=lambda part: (part[1].reported_in is None,
-                                              where(part[0], part[1].reported_in) or 0))
+    ordered = sorted(parts, key=lambda part: (
+        part[1].reported_in is None,
+        part[0][min(part[1].reported_in, len(part[0]) - 1)]
+        if part[1].reported_in is not None and part[1].reported_in >= 0 else -1))
     seen: dict[tuple, oclgrind.Finding] = {}
     for idx, p in ordered:
         out.results.update({idx[i]: r for i, r in p.results.items()})
@@ -495,8 +526,12 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
     out.findings = list(seen.values())
     codes = [p.exit_code for _, p in parts if p.exit_code is not None]
     out.exit_code = next((c for c in codes if c), codes[0] if codes else None)
-    for name in ("hung_in", "crashed_in", "stopped_at", "reported_in"):
+    for name in ("hung_in", "crashed_in", "stopped_at"):
         setattr(out, name, earliest(name))
+    # a report read after a part's last case ended came from that case
+    reports = [idx[min(p.reported_in, len(idx) - 1)] if p.reported_in >= 0 else -1
+               for idx, p in parts if p.reported_in is not None]
+    out.reported_in = min(reports) if reports else None
     out.built = all(p.built for _, p in parts)
     out.done = all(p.done for _, p in parts)
     out.output = "\n".join(p.output for _, p in parts if p.output)

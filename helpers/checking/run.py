@@ -112,10 +112,11 @@ def _stuck_watch(beside, on_gpu: bool = True):
     """A device pass stuck at a divergent barrier (NVIDIA's, PoCL's) waits out its whole time
     limit (30 s): a work-group waits forever for work-items that never come. Once the Oclgrind pass
     beside it has ended having seen such a barrier, a device pass that has made no progress (no
-    case started or ended) for STUCK_AFTER_DIVERGENCE seconds is taken as stuck there: a GPU runs
-    each of the course's cases in milliseconds. Off a GPU those seconds (STUCK_AFTER_DIVERGENCE_CPU)
-    count from when Oclgrind was seen, too: a CPU's runtime may first compile the kernel for the
-    case's work-group size. The kernel is wrong either way (a barrier not every work-item reaches
+    case started or ended) for STUCK_AFTER_DIVERGENCE seconds since then is taken as stuck there: a
+    GPU runs each of the course's cases in milliseconds (the seconds count from when Oclgrind was
+    seen too, because the worker's own work on a large case's results may take a while). Off a GPU
+    STUCK_AFTER_DIVERGENCE_CPU: a CPU's runtime may first compile the kernel for the case's
+    work-group size. The kernel is wrong either way (a barrier not every work-item reaches
     is undefined behaviour); Oclgrind's line leads. The watch is given when the device last made
     progress, and returns how long it had made none (the verdict says so)."""
     import time
@@ -130,8 +131,7 @@ def _stuck_watch(beside, on_gpu: bool = True):
             return None
         now = time.perf_counter()
         seen[:] = seen or [now]
-        since = moved_at if on_gpu else max(seen[0], moved_at)
-        return round(now - moved_at, 2) if now - since > after else None
+        return round(now - moved_at, 2) if now - max(seen[0], moved_at) > after else None
     return stuck
 
 
