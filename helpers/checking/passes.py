@@ -315,9 +315,8 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
     op = run_pass(chk, spec, cases, guard=False, env=env(),
                   run_timeout=run_timeout, stop=stop, first_failure=first_failure,
                   progress=progress)
-    plugin_gap = next((g for g in op.gaps if g.plugin == "Uninitialized"), None)
-    crashed = op.exit_code is not None and op.exit_code < 0 and not op.findings
-    if (crashed or plugin_gap) and not op.cancelled:
+    plugin_gap = _plugin_gap(op)
+    if _referee_gap(op) and not op.cancelled:
         op = run_pass(chk, spec, cases, guard=False, env=env(True),
                       run_timeout=run_timeout, stop=stop, first_failure=first_failure,
                       progress=progress)
@@ -377,8 +376,7 @@ class Shares:
     def progress(self, k: int):
         def heard(what: str, i: int, ok: bool | None) -> None:
             idx = self.parts[k]
-            # (a report read from the log between two cases is counted in the one before)
-            case = idx[min(i, len(idx) - 1)] if i >= 0 else None
+            case = case_of(idx, i) if i >= 0 else None
             with self._lock:
                 if what == "start" and case is not None:
                     self.at[k] = case
@@ -398,6 +396,13 @@ class Shares:
             if (past or needless) and not self.stops[k].own.is_set() and at != self.DONE:
                 self.stopped[k] = True
                 self.stops[k].set()
+
+
+def case_of(idx: list[int], i: int) -> int:
+    """The case (an index into all cases) that a share's case index ``i`` names: -1 for its build,
+    and its last case for an index past it (a report read from Oclgrind's log after its last case
+    ended came from that case)."""
+    return idx[min(i, len(idx) - 1)] if i >= 0 else -1
 
 
 def share_threads(parts: list[list[Case]], last_alone: bool) -> list[int]:
@@ -466,10 +471,15 @@ def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
     return out
 
 
+def _plugin_gap(op: PassResult) -> oclgrind.Gap | None:
+    return next((g for g in op.gaps if g.plugin == "Uninitialized"), None)
+
+
 def _referee_gap(op: PassResult) -> bool:
     """Oclgrind's uninitialized-value plugin could not go on with this kernel, or Oclgrind died
-    having reported nothing: the shares' view of it is the referee's, not the kernel's."""
-    return bool(op.skipped_plugin) or any(g.plugin == "Uninitialized" for g in op.gaps) or (
+    having reported nothing: what it saw is the referee's trouble, not the kernel's (see
+    :func:`oclgrind_pass`, which then runs it again without that plugin)."""
+    return bool(op.skipped_plugin) or _plugin_gap(op) is not None or (
         op.exit_code is not None and op.exit_code < 0 and not op.findings)
 
 
@@ -501,10 +511,8 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
 
     # a finding's details (the work-group, the work-items) are those of the case that showed it
     # first, as one worker going through ``cases`` in order would have given them
-    ordered = sorted(parts, key=lambda part: (
-        part[1].reported_in is None,
-        part[0][min(part[1].reported_in, len(part[0]) - 1)]
-        if part[1].reported_in is not None and part[1].reported_in >= 0 else -1))
+    ordered = sorted(parts, key=lambda part: (part[1].reported_in is None,
+                                              case_of(part[0], part[1].reported_in or 0)))
     seen: dict[tuple, oclgrind.Finding] = {}
     for idx, p in ordered:
         out.results.update({idx[i]: r for i, r in p.results.items()})
@@ -528,9 +536,7 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
     out.exit_code = next((c for c in codes if c), codes[0] if codes else None)
     for name in ("hung_in", "crashed_in", "stopped_at"):
         setattr(out, name, earliest(name))
-    # a report read after a part's last case ended came from that case
-    reports = [idx[min(p.reported_in, len(idx) - 1)] if p.reported_in >= 0 else -1
-               for idx, p in parts if p.reported_in is not None]
+    reports = [case_of(idx, p.reported_in) for idx, p in parts if p.reported_in is not None]
     out.reported_in = min(reports) if reports else None
     out.built = all(p.built for _, p in parts)
     out.done = all(p.done for _, p in parts)
