@@ -24,7 +24,9 @@ SIZES = {
     "fast_math": [dict(n=1000, rounds=5), dict(n=333, rounds=12)],
     "reductions": [dict(n=10001), dict(n=4096, local=64), dict(n=77, local=32)],
     "matvec": [dict(width=300, height=77), dict(width=1100, height=50, local=64),
-               dict(width=37, height=300, local=128, slices=(16, 128))],
+               dict(width=37, height=300, local=128, slices=(16, 128)),
+               dict(width=20, height=97, local=16, slices=(16,), stream_rows=(4, 8, 16),
+                    stream_per_unit=(1,))],
     "hotspot": [dict(width=100, height=70, steps=4, per_launch=(1, 2)),
                 dict(width=64, height=64, steps=8, per_launch=(1, 2, 4)),
                 dict(width=37, height=1, steps=6, per_launch=(3,)),
@@ -157,11 +159,13 @@ def test_hotspot_has_a_row_per_launch_shape(cq):
     assert computed == sorted(computed) and computed[0] > 64 * 48 * 8
 
 
-def test_the_single_pass_sum_is_right_end_to_end_beside_the_others(cq):
+@pytest.mark.parametrize("loads, n", [(1, 100003), (4, 100003), (3, 4099)])
+def test_the_single_pass_sum_is_right_end_to_end_beside_the_others(cq, loads, n):
     ctx, queue = cq
-    result = studies.sum_single_pass(ctx, queue, n=100003, repeats=3)
+    result = studies.sum_single_pass(ctx, queue, n=n, repeats=3, loads=loads)
     first = result["rows"][0]
     assert first["kernel"] == "sum_single_pass" and first["kernel_seconds"] > 0
+    assert first["loads"] == loads
     assert any("sum_modern" in r["label"] for r in result["rows"])
     # three calls in a row alternate the slots: each total is right, the cleared slot included
     assert all(r["correct"] for r in result["rows"]), result["rows"]

@@ -148,10 +148,11 @@ def histogram_experiment(ctx: cl.Context, queue: cl.CommandQueue, n: int | None 
 
 
 def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
-                    repeats: int = 20, seed: int | None = 0) -> dict:
+                    repeats: int = 20, seed: int | None = 0, loads: int = 1) -> dict:
     """The sum end to end in one pass (``sum_single_pass``: the work-groups' sums combined with
     one atomic each, the total read back), beside notebook 07's two-pass kernels and the
-    libraries (:func:`~helpers.studies.reduction.sum_end_to_end`) on the same data, in one run."""
+    libraries (:func:`~helpers.studies.reduction.sum_end_to_end`) on the same data, in one run.
+    ``loads``: int4 loads a work-item issues at once (the kernel's LOADS)."""
     from ..timing import gb_per_s, left_out_sentence
 
     n = n or ((1 << 22) if small_sizes() else (1 << 26))
@@ -160,7 +161,7 @@ def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
     total = int(src_np.sum(dtype=np.int64))
     local = fitting_local(queue, 256)
     g = min(_fill(queue.device, local), rounded_up(-(-n // 4), local))
-    knl = kernel(ctx, FILE, "sum_single_pass")
+    knl = kernel(ctx, FILE, "sum_single_pass", (f"-DLOADS={loads}",))
     if isinstance(knl, LeftOutKernel):
         print(left_out_sentence("sum_single_pass left out", knl.error))
         return result
@@ -193,7 +194,8 @@ def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
     kernel_t = _single_pass_kernel_time(queue, slots, g, local, state, repeats)
     # the total fits an int here (values in [-100, 100]); that is the kernel's contract
     row = wall_row(once, "course: sum_single_pass, end to end", total, repeats, 4 * n,
-                   n=n, kernel="sum_single_pass", groups=g // local, kernel_seconds=kernel_t,
+                   n=n, kernel="sum_single_pass", groups=g // local, loads=loads,
+                   kernel_seconds=kernel_t,
                    kernel_gb_per_s=gb_per_s(4 * n, kernel_t))
     # what end to end costs beyond the data: a launch of no work and the same 4-byte read
     empty = kernel(ctx, FILE, "no_work")

@@ -38,18 +38,23 @@ MATVEC = (
 SLICES = (16, 32, 64)
 ROWS_AT_ONCE = (2, 4)  # mv_slices_rows: rows per slice of 32 in one pass
 PER_UNIT = (4, 16)     # the slice of 32 with this many work-groups per compute unit, looping
+STREAM_ROWS = (32,)    # mv_stream: rows per block read as one stream
 
 
 def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
            height: int | None = None, local: int = 256, slices: tuple[int, ...] = SLICES,
            groups: str = "both", seed: int | None = None,
            rows_at_once: tuple[int, ...] = ROWS_AT_ONCE,
-           per_unit: tuple[int, ...] = PER_UNIT) -> list[Prepared]:
+           per_unit: tuple[int, ...] = PER_UNIT,
+           stream_rows: tuple[int, ...] = STREAM_ROWS,
+           stream_per_unit: tuple[int, ...] = ()) -> list[Prepared]:
     """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
     as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
     work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
     course's slice kernel at several slice widths, with a few work-groups per compute unit that
-    loop over the rows, and with several rows per slice at once."""
+    loop over the rows, and with several rows per slice at once; then the matrix read as one
+    stream (``mv_stream``) in blocks of ``stream_rows`` rows, one block per work-group or
+    ``stream_per_unit`` work-groups per compute unit that loop over the blocks."""
     if width is None:
         width, height = (1100, 6000) if small_sizes() else (1100, 60989)
     local = fitting_local(queue, local)
@@ -90,6 +95,18 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         configs.append((f"course: a slice of 32, {r} rows at once", "mv_slices_rows",
                         ("-DSLICE=32", f"-DROWS={r}"), -(-height // rows), "filled", 0,
                         rows * 33))
+    for r in stream_rows:
+        per_row = local // r
+        if per_row < 1 or per_row & (per_row - 1) or 4 * r * local > queue.device.local_mem_size:
+            continue
+        blocks = -(-height // r)
+        configs.append((f"course: one stream, blocks of {r} rows", "mv_stream", (f"-DROWS={r}",),
+                        blocks, "filled", 0, r * local))
+        for k in stream_per_unit:
+            if units * k < blocks:
+                configs.append((f"course: one stream, blocks of {r} rows, {k} work-groups per "
+                                f"compute unit", "mv_stream", (f"-DROWS={r}",), units * k,
+                                "per unit", 0, r * local))
     prepared = []
     for label, name, options, n_groups, launch_kind, listing, words in configs:
         knl = kernel(ctx, "matvec.cl", name, options)

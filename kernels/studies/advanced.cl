@@ -68,7 +68,11 @@ __kernel void histogram_copies(__global const uint *data, const uint n, __global
 // work-group adds its sum to totals[which] with one atomic, so no second pass and no partials to
 // read. The totals alternate between two slots: work-item 0 of group 0 clears the other one,
 // which this launch never adds to, for the next launch (the host clears both once). The total must
-// fit in an int, as the partial sums of notebook 07 must.
+// fit in an int, as the partial sums of notebook 07 must. LOADS: how many of a work-item's int4
+// loads are issued before their sums are needed (more bytes in flight per work-item).
+#ifndef LOADS
+#define LOADS 1
+#endif
 __kernel void sum_single_pass(__global const int *src, __global int *totals, const uint n,
                               const uint which, __local int *scratch)
 {
@@ -78,7 +82,17 @@ __kernel void sum_single_pass(__global const int *src, __global int *totals, con
     const size_t step = get_global_size(0);
     const size_t quads = n / 4;
     int4 acc = (int4)(0);
-    for (size_t q = get_global_id(0); q < quads; q += step)
+    size_t q = get_global_id(0);
+#if LOADS > 1
+    for (; q + (LOADS - 1) * step < quads; q += LOADS * step) {
+        int4 part[LOADS];
+        for (uint k = 0; k < LOADS; ++k)
+            part[k] = vload4(q + k * step, src);
+        for (uint k = 0; k < LOADS; ++k)
+            acc += part[k];
+    }
+#endif
+    for (; q < quads; q += step)
         acc += vload4(q, src);
     int sum = acc.x + acc.y + acc.z + acc.w;
     for (size_t t = 4 * quads + get_global_id(0); t < n; t += step)  // the last n % 4

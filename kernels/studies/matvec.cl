@@ -267,3 +267,79 @@ __kernel void mv_slices_local_v(__global const float *restrict m, __global const
         slice_total(partial, lid, lane, sum, w, y, height);
     }
 }
+
+// The matrix read as one stream: each work-group takes a block of ROWS consecutive rows, which
+// lie one after another in memory, and its work-items read that block front to back, each a
+// float4 (or a float when width % 4 != 0) `local size` apart, as the sum of notebook 07 reads its
+// array. A work-item keeps the row and column of its element by adding, not dividing, and adds its
+// running sum into its own slot of the row when it moves on to the next row: `partial` holds ROWS
+// slots per work-item (ROWS * local size floats), so no slot is shared and no barrier is needed
+// until the block is read. Then each row's slots are added: local size / ROWS work-items per row
+// (a power of two), each over a strided share, then a short tree. Work-groups loop over the
+// blocks. Every load of a warp is aligned and contiguous whatever the width, and a work-group
+// meets log2(local size / ROWS) + 3 barriers per ROWS rows (six for 256 and 32), where the slice
+// kernel meets seven per local size / SLICE rows.
+#ifndef ROWS
+#define ROWS 32
+#endif
+__kernel void mv_stream(__global const float *restrict m, __global const float *restrict v,
+                        const uint width, const uint height, __global float *restrict w,
+                        __local float *partial)
+{
+    const uint lid = get_local_id(0), size = get_local_size(0);
+    const uint per_row = size / ROWS;  // work-items that add one row's slots
+    const uint vec = width % 4 == 0 ? 4 : 1;
+    const uint q = width / vec;        // elements (float4 or float) per row
+    for (uint r0 = get_group_id(0) * ROWS; r0 < height; r0 += get_num_groups(0) * ROWS) {
+        const uint count = min((uint)ROWS, height - r0) * q;
+        for (uint r = 0; r < ROWS; ++r)
+            partial[r * size + lid] = 0.0f;
+        uint r = lid / q, c = lid % q;
+        float acc = 0.0f;
+        if (vec == 4) {
+            __global const float4 *block = (__global const float4 *)(m + (size_t)r0 * width);
+            __global const float4 *v4 = (__global const float4 *)v;
+            for (uint f = lid; f < count; f += size) {
+                acc += dot(block[f], v4[c]);
+                uint next = r;
+                for (c += size; c >= q; c -= q)
+                    ++next;
+                if (next != r) {
+                    partial[r * size + lid] += acc;
+                    acc = 0.0f;
+                    r = next;
+                }
+            }
+        } else {
+            __global const float *block = m + (size_t)r0 * width;
+            for (uint f = lid; f < count; f += size) {
+                acc += block[f] * v[c];
+                uint next = r;
+                for (c += size; c >= q; c -= q)
+                    ++next;
+                if (next != r) {
+                    partial[r * size + lid] += acc;
+                    acc = 0.0f;
+                    r = next;
+                }
+            }
+        }
+        if (r < ROWS)
+            partial[r * size + lid] += acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint row = lid / per_row, part = lid % per_row;
+        float s = 0.0f;
+        for (uint k = part; k < size; k += per_row)
+            s += partial[row * size + k];
+        partial[row * size + part] = s;  // a slot only this work-item reads
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint span = per_row / 2; span > 0; span /= 2) {
+            if (part < span)
+                partial[row * size + part] += partial[row * size + part + span];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (part == 0 && r0 + row < height)
+            w[r0 + row] = partial[row * size];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
