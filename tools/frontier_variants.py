@@ -36,11 +36,13 @@ def sum_variants(ctx, queue, n: int, repeats: int) -> tuple[list[dict], list[dic
     host, _ = cl.enqueue_map_buffer(queue, pinned, cl.map_flags.READ | cl.map_flags.WRITE, 0,
                                     (1,), np.int32)
     rows, ptx = [], {}
-    for loads in (1, 2, 4, 8):
-        program = studies.kernel(ctx, FILE, "sum_single_pass", (f"-DLOADS={loads}",)).program
+    for loads, vload in ((1, True), (4, True), (1, False), (2, False), (4, False), (8, False)):
+        form = " vload4" if vload else ""
+        program = studies.kernel(ctx, FILE, "sum_single_pass", (f"-DLOADS={loads}",)
+                                 + (("-DVLOAD4",) if vload else ())).program
         if loads in (1, 4):
             text = b"".join(program.binaries).decode("latin-1")
-            ptx[f"LOADS={loads}"] = {
+            ptx[f"LOADS={loads}{form}"] = {
                 kind: len(re.findall(pattern, text)) for kind, pattern in
                 (("ld.global v4", r"ld\.global(?:\.nc)?\.v4"),
                  ("ld.global scalar 32-bit", r"ld\.global(?:\.nc)?\.[us]32"))}
@@ -64,18 +66,19 @@ def sum_variants(ctx, queue, n: int, repeats: int) -> tuple[list[dict], list[dic
                 t = time_kernel(launch, warmup=3, repeats=repeats)
                 queue.finish()
                 cl.enqueue_copy(queue, host, totals, src_offset=4 * (1 - state["w"]))
-                rows.append({"loads": loads, "local": local, "per_unit": per_unit,
+                rows.append({"loads": loads, "vload4": vload, "local": local, "per_unit": per_unit,
                              "groups": g // local, "kernel_seconds": t.median,
                              "gb_per_s": gb_per_s(4 * n, t.median),
                              "correct": int(host[0]) == total, "slots": slots, "g": g})
-                print(f"{t.median * 1e3:8.4f} ms  sum LOADS={loads} local {local:4} "
+                print(f"{t.median * 1e3:8.4f} ms  sum LOADS={loads}{form} local {local:4} "
                       f"{per_unit:2} per unit  correct={rows[-1]['correct']}", flush=True)
     # the three fastest kernels, and the course's (LOADS=1, 256, 8 per unit), end to end against
     # cupy: each timed in turn, 10 rounds of `repeats` calls, so drift falls on all alike
     good = sorted((r for r in rows if r["correct"]), key=lambda r: r["kernel_seconds"])[:3]
-    course = next(r for r in rows if (r["loads"], r["local"], r["per_unit"]) == (1, 256, 8))
-    contenders = {f"sum_single_pass LOADS={r['loads']} local {r['local']} "
-                  f"{r['per_unit']} per unit": r for r in good + [course]}
+    course = next(r for r in rows if (r["loads"], r["vload4"], r["local"], r["per_unit"])
+                  == (1, True, 256, 8))
+    contenders = {f"sum_single_pass LOADS={r['loads']}{' vload4' if r['vload4'] else ''} "
+                  f"local {r['local']} {r['per_unit']} per unit": r for r in good + [course]}
     calls = {}
     for label, r in contenders.items():
         # its own two slots, cleared: the contenders take turns
@@ -123,16 +126,19 @@ def main() -> int:
         print(f"{r['seconds'] * 1e3:8.4f} ms  end to end  {r['label']}", flush=True)
     print("PTX loads:", ptx, flush=True)
     matvec = []
-    for local in (128, 256, 512, 1024):
+    for local, options in ((128, ()), (256, ()), (512, ()), (1024, ()), (256, ("-DVLOAD4",)),
+                           (128, ("-DVLOAD4",))):
         if local > queue.device.max_work_group_size:
             continue
         prepared = studies.matvec(ctx, queue, width=1100, height=60989, local=local,
-                                  slices=(32,) if local == 256 else (), groups="none",
-                                  rows_at_once=(), per_unit=(), stream_rows=(4, 8, 16, 32),
-                                  stream_per_unit=(4, 8, 16))
+                                  slices=(16, 32, 64), groups="none", rows_at_once=(2, 4),
+                                  per_unit=(8, 16), stream_rows=(4, 8, 16, 32),
+                                  stream_per_unit=(8, 16) if not options else (),
+                                  options=options)
         for r in studies.measure(prepared, queue, repeats=20):
             matvec.append(r)
-            print(f"{r['seconds'] * 1e3:8.4f} ms  local {local:5}  {r['label']}", flush=True)
+            print(f"{r['seconds'] * 1e3:8.4f} ms  local {local:5}  {r['label']} "
+                  f"{' '.join(options)}", flush=True)
     blas = studies.cublas_matvec(queue, 1100, 60989)
     if blas:
         matvec.append(blas)

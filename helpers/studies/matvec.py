@@ -47,14 +47,16 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
            rows_at_once: tuple[int, ...] = ROWS_AT_ONCE,
            per_unit: tuple[int, ...] = PER_UNIT,
            stream_rows: tuple[int, ...] = STREAM_ROWS,
-           stream_per_unit: tuple[int, ...] = ()) -> list[Prepared]:
+           stream_per_unit: tuple[int, ...] = (), options: tuple[str, ...] = ()
+           ) -> list[Prepared]:
     """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
     as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
     work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
     course's slice kernel at several slice widths, with a few work-groups per compute unit that
     loop over the rows, and with several rows per slice at once; then the matrix read as one
     stream (``mv_stream``) in blocks of ``stream_rows`` rows, one block per work-group or
-    ``stream_per_unit`` work-groups per compute unit that loop over the blocks."""
+    ``stream_per_unit`` work-groups per compute unit that loop over the blocks. ``options`` go to
+    every build (``-DVLOAD4``: the float4 loads as vload4, see matvec.cl)."""
     if width is None:
         width, height = (1100, 6000) if small_sizes() else (1100, 60989)
     local = fitting_local(queue, local)
@@ -108,8 +110,8 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
                                 f"compute unit", "mv_stream", (f"-DROWS={r}",), units * k,
                                 "per unit", 0, r * local))
     prepared = []
-    for label, name, options, n_groups, launch_kind, listing, words in configs:
-        knl = kernel(ctx, "matvec.cl", name, options)
+    for label, name, own, n_groups, launch_kind, listing, words in configs:
+        knl = kernel(ctx, "matvec.cl", name, own + tuple(options))
         g = n_groups * local
         launch = launcher(queue, knl, (g,), (local,), m, v, np.uint32(width), np.uint32(height),
                           w, cl.LocalMemory(4 * words))
@@ -119,7 +121,8 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
                                  bytes=nbytes, flops=2 * width * height,
                                  params={"width": width, "height": height, "groups": n_groups,
                                          "local_size": local, "launch": launch_kind,
-                                         "listing": listing, "options": " ".join(options)},
+                                         "listing": listing,
+                                         "options": " ".join(own + tuple(options))},
                                  kernel=name))
     return prepared
 

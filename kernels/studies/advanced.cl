@@ -69,9 +69,17 @@ __kernel void histogram_copies(__global const uint *data, const uint n, __global
 // read. The totals alternate between two slots: work-item 0 of group 0 clears the other one,
 // which this launch never adds to, for the next launch (the host clears both once). The total must
 // fit in an int, as the partial sums of notebook 07 must. LOADS: how many of a work-item's int4
-// loads are issued before their sums are needed (more bytes in flight per work-item).
+// loads are issued before their sums are needed (more bytes in flight per work-item). The int4s
+// are read through a pointer to int4 (a buffer argument is aligned far beyond 16 bytes): from
+// vload4 NVIDIA's compiler makes four 32-bit loads (results/frontier-variants-nvidia-h100.json);
+// -DVLOAD4 builds that form, to compare.
 #ifndef LOADS
 #define LOADS 1
+#endif
+#ifdef VLOAD4
+#define QUAD(q) vload4((q), src)
+#else
+#define QUAD(q) (((__global const int4 *)src)[q])
 #endif
 __kernel void sum_single_pass(__global const int *src, __global int *totals, const uint n,
                               const uint which, __local int *scratch)
@@ -87,13 +95,13 @@ __kernel void sum_single_pass(__global const int *src, __global int *totals, con
     for (; q + (LOADS - 1) * step < quads; q += LOADS * step) {
         int4 part[LOADS];
         for (uint k = 0; k < LOADS; ++k)
-            part[k] = vload4(q + k * step, src);
+            part[k] = QUAD(q + k * step);
         for (uint k = 0; k < LOADS; ++k)
             acc += part[k];
     }
 #endif
     for (; q < quads; q += step)
-        acc += vload4(q, src);
+        acc += QUAD(q);
     int sum = acc.x + acc.y + acc.z + acc.w;
     for (size_t t = 4 * quads + get_global_id(0); t < n; t += step)  // the last n % 4
         sum += src[t];

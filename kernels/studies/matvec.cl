@@ -3,6 +3,17 @@
 // w = m . v, m row-major with `height` rows of `width` floats. Every kernel has the mat_vec_mul
 // signature; `partial` holds one float per work-item (the first two do not use it).
 
+// QUAD(p, q): the q-th float4 of global memory from p. vload4 promises only a float's alignment,
+// and NVIDIA's compiler then reads the four floats one by one (no 128-bit load in the PTX of the
+// vload4 sums, results/frontier-variants-nvidia-h100.json); a pointer to float4 promises 16 bytes,
+// which a row has when width % 4 == 0 (a buffer argument starts aligned far beyond that).
+// -DVLOAD4 builds the vload4 form, to compare.
+#ifdef VLOAD4
+#define QUAD(p, q) vload4((q), (p))
+#else
+#define QUAD(p, q) (((__global const float4 *)(p))[q])
+#endif
+
 // Listing 2's idea: one work-item per row. Neighbouring work-items read addresses `width`
 // floats apart: no read of a warp is coalesced.
 __kernel void mv_item_per_row(__global const float *m, __global const float *v, const uint width,
@@ -172,7 +183,7 @@ __kernel void mv_slices(__global const float *m, __global const float *v, const 
             if (width % 4 == 0) {
                 float4 acc = (float4)(0.0f);
                 for (uint q = lane; q < width / 4; q += SLICE)
-                    acc += vload4(q, row) * vload4(q, v);
+                    acc += QUAD(row, q) * QUAD(v, q);
                 sum = acc.x + acc.y + acc.z + acc.w;
             } else {
                 for (uint x = lane; x < width; x += SLICE)
@@ -209,9 +220,9 @@ __kernel void mv_slices_rows(__global const float *restrict m, __global const fl
         }
         if (width % 4 == 0) {
             for (uint q = lane; q < width / 4; q += SLICE) {
-                const float4 vq = vload4(q, v);
+                const float4 vq = QUAD(v, q);
                 for (uint r = 0; r < ROWS; ++r)
-                    sum[r] += dot(vload4(q, row[r]), vq);
+                    sum[r] += dot(QUAD(row[r], q), vq);
             }
         } else {
             for (uint x = lane; x < width; x += SLICE) {
@@ -257,7 +268,7 @@ __kernel void mv_slices_local_v(__global const float *restrict m, __global const
                 float4 acc = (float4)(0.0f);
 #pragma unroll 4
                 for (uint q = lane; q < width / 4; q += SLICE)
-                    acc += vload4(q, row) * vload4(q, vs);
+                    acc += QUAD(row, q) * vload4(q, vs);
                 sum = acc.x + acc.y + acc.z + acc.w;
             } else {
                 for (uint x = lane; x < width; x += SLICE)
