@@ -457,17 +457,18 @@ def test_passes_over_shares_gather_into_one_pass_over_every_case():
     assert m.failing() == [3] and m.crashed_in == 4 and m.exit_code == 0
 
 
-def test_a_check_uses_two_oclgrind_workers_from_four_cores_unless_told(monkeypatch):
+def test_a_check_uses_two_oclgrind_workers_from_four_cores_three_from_eight_unless_told(
+        monkeypatch):
     from helpers.checking import options
     from helpers.checking.options import default_oclgrind_workers
     monkeypatch.delenv("COURSE_OCLGRIND_WORKERS", raising=False)
-    for cores, workers in ((1, 1), (2, 1), (3, 1), (4, 2), (16, 2)):
+    for cores, workers in ((1, 1), (2, 1), (3, 1), (4, 2), (7, 2), (8, 3), (16, 3)):
         monkeypatch.setattr(options, "usable_cores", lambda cores=cores: cores)
         assert default_oclgrind_workers() == workers and CheckOptions().grind_workers == workers
-    monkeypatch.setenv("COURSE_OCLGRIND_WORKERS", "3")
-    assert default_oclgrind_workers() == 3 and CheckOptions().grind_workers == 3
+    monkeypatch.setenv("COURSE_OCLGRIND_WORKERS", "2")
+    assert default_oclgrind_workers() == 2 and CheckOptions().grind_workers == 2
     monkeypatch.setenv("COURSE_OCLGRIND_WORKERS", "many")
-    assert default_oclgrind_workers() == 2
+    assert default_oclgrind_workers() == 3
     assert CheckOptions(oclgrind_workers=2).grind_workers == 2
 
 

@@ -25,19 +25,21 @@ def _switch(name: str) -> bool:
 
 
 def default_oclgrind_workers() -> int:
-    """Oclgrind workers one check splits its cases over: ``COURSE_OCLGRIND_WORKERS``, else 2 on a
-    host of 4 cores or more and 1 below. With two, the widest case (two work-groups of 1024
-    work-items on Oclgrind, which it simulates one per thread) runs beside the small ones from the
-    start, in a worker of its own, instead of after them; it is stopped as soon as a small case
-    goes wrong (:class:`.passes.Shares`). On the H100's 16-core host that took sgemm_tiled's
-    solution from 0.81 s to 0.49 s, and mat_vec_mul's from 0.44 to 0.34-0.47 s
-    (results/check-times-all-*oclgrind-worker*-nvidia-h100.json). On 2 cores the two
-    workers share the same cores and gain nothing. A hub (deploy/) and the grader set 1: their
-    cores are their learners'."""
+    """Oclgrind workers one check splits its cases over: ``COURSE_OCLGRIND_WORKERS``, else 3 on a
+    host of 8 cores or more, 2 from 4 cores and 1 below. With two, the widest case (two
+    work-groups of 1024 work-items on Oclgrind, which it simulates one per thread) runs beside the
+    small ones from the start, in a worker of its own, instead of after them; it is stopped as soon
+    as a small case goes wrong (:class:`.passes.Shares`). On the H100's 16-core host that took
+    sgemm_tiled's solution from 0.81 s to 0.43-0.47 s, and mat_vec_mul's from 0.44 to 0.28-0.51 s
+    (results/check-times-all-*oclgrind-worker*-nvidia-h100.json). A third worker splits the small
+    cases in two, which a wrong kernel runs all of: a wrong sgemm_tiled took 0.52-0.67 s with two
+    and 0.34 s with three. On 2 cores the workers share the same cores and gain nothing. A hub
+    (deploy/) and the grader set 1: their cores are their learners'."""
     given = os.environ.get("COURSE_OCLGRIND_WORKERS", "")
     if given.strip().isdigit() and int(given) > 0:
         return int(given)
-    return 2 if usable_cores() >= 4 else 1
+    cores = usable_cores()
+    return 3 if cores >= 8 else 2 if cores >= 4 else 1
 
 
 def usable_cores() -> int:

@@ -148,7 +148,7 @@ def histogram_experiment(ctx: cl.Context, queue: cl.CommandQueue, n: int | None 
 
 
 def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
-                    repeats: int = 20, seed: int | None = 0, loads: int = 1) -> dict:
+                    repeats: int = 20, seed: int | None = 0, loads: int = 4) -> dict:
     """The sum end to end in one pass (``sum_single_pass``: the work-groups' sums combined with
     one atomic each, the total read back), beside notebook 07's two-pass kernels and the
     libraries (:func:`~helpers.studies.reduction.sum_end_to_end`) on the same data, in one run.

@@ -38,7 +38,7 @@ MATVEC = (
 SLICES = (16, 32, 64)
 ROWS_AT_ONCE = (2, 4)  # mv_slices_rows: rows per slice of 32 in one pass
 PER_UNIT = (4, 16)     # the slice of 32 with this many work-groups per compute unit, looping
-STREAM_ROWS = (32,)    # mv_stream: rows per block read as one stream
+STREAM_ROWS = ()       # mv_stream: rows per block read as one stream (tried, not faster on the H100)
 
 
 def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
