@@ -289,7 +289,8 @@ __kernel void mv_slices_local_v(__global const float *restrict m, __global const
 // (a power of two), each over a strided share, then a short tree. Work-groups loop over the
 // blocks. Every load of a warp is aligned and contiguous whatever the width, and a work-group
 // meets log2(local size / ROWS) + 3 barriers per ROWS rows (six for 256 and 32), where the slice
-// kernel meets seven per local size / SLICE rows.
+// kernel meets seven per local size / SLICE rows. On the H100 it was no faster than the slices
+// (0.098 ms at best against 0.093, results/frontier-variants-nvidia-h100.json): not in the ladder.
 #ifndef ROWS
 #define ROWS 32
 #endif
