@@ -24,8 +24,8 @@ def sum_variants(ctx, queue, n: int, repeats: int) -> tuple[list[dict], list[dic
     import pyopencl as cl
 
     from helpers import studies
-    from helpers.studies.advanced import FILE, _fill
-    from helpers.timing import gb_per_s, time_kernel
+    from helpers.studies.advanced import FILE, _fill, _single_pass_kernel_time
+    from helpers.timing import gb_per_s
 
     mf = cl.mem_flags
     src_np = studies.sum_ints_data(studies.seeded_rng(0), n)
@@ -57,20 +57,15 @@ def sum_variants(ctx, queue, n: int, repeats: int) -> tuple[list[dict], list[dic
                     k.set_args(src, totals, np.uint32(n), np.uint32(which),
                                cl.LocalMemory(4 * local))
                     slots.append(k)
-                state = {"w": 0}
-
-                def launch(slots=slots, g=g, local=local, state=state):
-                    knl = slots[state["w"]]
-                    state["w"] = 1 - state["w"]
-                    return cl.enqueue_nd_range_kernel(queue, knl, (g,), (local,))
-                t = time_kernel(launch, warmup=3, repeats=repeats)
+                state = {"which": 0}
+                seconds = _single_pass_kernel_time(queue, slots, g, local, state, repeats)
                 queue.finish()
-                cl.enqueue_copy(queue, host, totals, src_offset=4 * (1 - state["w"]))
+                cl.enqueue_copy(queue, host, totals, src_offset=4 * (1 - state["which"]))
                 rows.append({"loads": loads, "vload4": vload, "local": local, "per_unit": per_unit,
-                             "groups": g // local, "kernel_seconds": t.median,
-                             "gb_per_s": gb_per_s(4 * n, t.median),
+                             "groups": g // local, "kernel_seconds": seconds,
+                             "gb_per_s": gb_per_s(4 * n, seconds),
                              "correct": int(host[0]) == total, "slots": slots, "g": g})
-                print(f"{t.median * 1e3:8.4f} ms  sum LOADS={loads}{form} local {local:4} "
+                print(f"{seconds * 1e3:8.4f} ms  sum LOADS={loads}{form} local {local:4} "
                       f"{per_unit:2} per unit  correct={rows[-1]['correct']}", flush=True)
     # the three fastest kernels, and the course's (LOADS=1, 256, 8 per unit), end to end against
     # cupy: each timed in turn, 10 rounds of `repeats` calls, so drift falls on all alike

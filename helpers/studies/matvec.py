@@ -47,8 +47,8 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
            rows_at_once: tuple[int, ...] = ROWS_AT_ONCE,
            per_unit: tuple[int, ...] = PER_UNIT,
            stream_rows: tuple[int, ...] = STREAM_ROWS,
-           stream_per_unit: tuple[int, ...] = (), options: tuple[str, ...] = ()
-           ) -> list[Prepared]:
+           stream_per_unit: tuple[int, ...] = (), options: tuple[str, ...] = (),
+           slice_locals: tuple[int, ...] = ()) -> list[Prepared]:
     """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
     as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
     work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
@@ -56,7 +56,8 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     loop over the rows, and with several rows per slice at once; then the matrix read as one
     stream (``mv_stream``) in blocks of ``stream_rows`` rows, one block per work-group or
     ``stream_per_unit`` work-groups per compute unit that loop over the blocks. ``options`` go to
-    every build (``-DVLOAD4``: the float4 loads as vload4, see matvec.cl)."""
+    every build (``-DVLOAD4``: the float4 loads as vload4, see matvec.cl); ``slice_locals``: the
+    slices of 32 and 64 again with these work-group sizes, on the same data."""
     if width is None:
         width, height = (1100, 6000) if small_sizes() else (1100, 60989)
     local = fitting_local(queue, local)
@@ -109,18 +110,24 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
                 configs.append((f"course: one stream, blocks of {r} rows, {k} work-groups per "
                                 f"compute unit", "mv_stream", (f"-DROWS={r}",), units * k,
                                 "per unit", 0, r * local))
+    configs = [(*c, local) for c in configs]
+    for loc in slice_locals:
+        if fitting_local(queue, loc) == loc:
+            configs.extend((f"course: a slice of {s} per row, work-groups of {loc}", "mv_slices",
+                            (f"-DSLICE={s}",), -(-height // (loc // s)), "filled", 0, loc, loc)
+                           for s in (32, 64) if s <= loc)
     prepared = []
-    for label, name, own, n_groups, launch_kind, listing, words in configs:
+    for label, name, own, n_groups, launch_kind, listing, words, loc in configs:
         knl = kernel(ctx, "matvec.cl", name, own + tuple(options))
-        g = n_groups * local
-        launch = launcher(queue, knl, (g,), (local,), m, v, np.uint32(width), np.uint32(height),
+        g = n_groups * loc
+        launch = launcher(queue, knl, (g,), (loc,), m, v, np.uint32(width), np.uint32(height),
                           w, cl.LocalMemory(4 * words))
         prepared.append(Prepared(label, launch,
                                  run_and_compare(queue, launch, w, height, want, label,
                                                   rtol=1e-4, atol=1e-3),
                                  bytes=nbytes, flops=2 * width * height,
                                  params={"width": width, "height": height, "groups": n_groups,
-                                         "local_size": local, "launch": launch_kind,
+                                         "local_size": loc, "launch": launch_kind,
                                          "listing": listing,
                                          "options": " ".join(own + tuple(options))},
                                  kernel=name))

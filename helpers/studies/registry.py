@@ -22,12 +22,7 @@ from .reduction import reductions, sum_end_to_end
 def matvec_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     """The ladder (:func:`~.matvec.matvec`), and the slices of 32 and 64 again with work-groups of
     128, the fastest on the H100 in tools/frontier_variants.py."""
-    prepared = matvec(ctx, queue)
-    if queue.device.max_work_group_size >= 128:
-        for p in matvec(ctx, queue, local=128, slices=(32, 64), groups="none", rows_at_once=(),
-                        per_unit=(), stream_rows=()):
-            p.label += ", work-groups of 128"
-            prepared.append(p)
+    prepared = matvec(ctx, queue, slice_locals=(128,))
     left_out: list[dict] = []
     rows = measure(prepared, queue, left_out=left_out)
     width, height = prepared[0].params["width"], prepared[0].params["height"]

@@ -294,6 +294,20 @@ __kernel void mv_slices_local_v(__global const float *restrict m, __global const
 #ifndef ROWS
 #define ROWS 32
 #endif
+// A work-item of mv_stream moves `size` elements on: its column and row by adding, and its running
+// sum into its slot of the row it leaves.
+inline void stream_on(__local float *partial, const uint lid, const uint size, const uint q,
+                      uint *r, uint *c, float *acc)
+{
+    uint next = *r;
+    for (*c += size; *c >= q; *c -= q)
+        ++next;
+    if (next != *r) {
+        partial[*r * size + lid] += *acc;
+        *acc = 0.0f;
+        *r = next;
+    }
+}
 __kernel void mv_stream(__global const float *restrict m, __global const float *restrict v,
                         const uint width, const uint height, __global float *restrict w,
                         __local float *partial)
@@ -313,27 +327,13 @@ __kernel void mv_stream(__global const float *restrict m, __global const float *
             __global const float4 *v4 = (__global const float4 *)v;
             for (uint f = lid; f < count; f += size) {
                 acc += dot(block[f], v4[c]);
-                uint next = r;
-                for (c += size; c >= q; c -= q)
-                    ++next;
-                if (next != r) {
-                    partial[r * size + lid] += acc;
-                    acc = 0.0f;
-                    r = next;
-                }
+                stream_on(partial, lid, size, q, &r, &c, &acc);
             }
         } else {
             __global const float *block = m + (size_t)r0 * width;
             for (uint f = lid; f < count; f += size) {
                 acc += block[f] * v[c];
-                uint next = r;
-                for (c += size; c >= q; c -= q)
-                    ++next;
-                if (next != r) {
-                    partial[r * size + lid] += acc;
-                    acc = 0.0f;
-                    r = next;
-                }
+                stream_on(partial, lid, size, q, &r, &c, &acc);
             }
         }
         if (r < ROWS)
