@@ -6,6 +6,7 @@ then report."""
 
 from __future__ import annotations
 
+import pyopencl as cl
 import pytest
 
 from helpers import studies
@@ -134,6 +135,16 @@ def test_sum_end_to_end_is_right_for_every_contender(cq):
     assert any(x.startswith("numpy.sum") for x in labels)
     assert all(r["correct"] for r in result["rows"]), result["rows"]
     assert result["environment"]["device"]
+
+
+def test_the_wall_clock_queue_shares_the_context_but_not_the_profiling(cq):
+    ctx, queue = cq
+    profiling = cl.command_queue_properties.PROFILING_ENABLE
+    assert queue.properties & profiling
+    plain = studies.wall_queue(queue)
+    assert plain is not queue and not plain.properties & profiling
+    assert plain.context == ctx and plain.device == queue.device
+    assert studies.wall_queue(plain) is plain
 
 
 def test_matvec_launches_as_the_whitepaper_and_filled(cq):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -77,17 +78,121 @@ def main() -> int:
         arr.base.release(queue)
         return got
 
+    def polled(w):
+        # the queue flushed, then the read's status asked until it is complete: the host spins
+        # instead of sleeping in the driver until the GPU wakes it
+        evt = cl.enqueue_copy(queue, host[:1], totals, src_offset=4 * w, is_blocking=False)
+        queue.flush()
+        while evt.command_execution_status != cl.command_execution_status.COMPLETE:
+            pass
+        return int(host[0])
+
+    def flushed(w):
+        queue.flush()  # the kernel handed to the GPU before the read is enqueued
+        return finish(w)
+
     for label, read in (("blocking read into pinned memory", blocking),
                         ("non-blocking read, then its event waited", event_wait),
                         ("non-blocking read, then finish", finish),
+                        ("flush after the kernel, non-blocking read, then finish", flushed),
+                        ("non-blocking read, flush, its status polled", polled),
                         ("map the total, read, unmap", mapped)):
         measure(label, run_and(read))
+
+    # the same, on a queue without profiling (the course's queue records profiling times)
+    plain = cl.CommandQueue(ctx)
+
+    def unprofiled():
+        w = state["w"]
+        cl.enqueue_nd_range_kernel(plain, ks[w], (g,), (local,))
+        cl.enqueue_copy(plain, host[:1], totals, src_offset=4 * w, is_blocking=False)
+        plain.finish()
+        state["w"] = 1 - w
+        return int(host[0])
+    measure("non-blocking read, then finish, on a queue without profiling", unprofiled)
+
+    def unprofiled_polled():
+        w = state["w"]
+        cl.enqueue_nd_range_kernel(plain, ks[w], (g,), (local,))
+        evt = cl.enqueue_copy(plain, host[:1], totals, src_offset=4 * w, is_blocking=False)
+        plain.flush()
+        while evt.command_execution_status != cl.command_execution_status.COMPLETE:
+            pass
+        state["w"] = 1 - w
+        return int(host[0])
+    measure("non-blocking read, flush, its status polled, on a queue without profiling",
+            unprofiled_polled)
+
+    def unprofiled_blocking():
+        w = state["w"]
+        cl.enqueue_nd_range_kernel(plain, ks[w], (g,), (local,))
+        cl.enqueue_copy(plain, host[:1], totals, src_offset=4 * w)
+        state["w"] = 1 - w
+        return int(host[0])
+    measure("blocking read, on a queue without profiling", unprofiled_blocking)
+
+    # the total in a buffer the host allocates (ALLOC_HOST_PTR), the kernel's atomics into it,
+    # then mapped: on a driver that lets the GPU reach pinned host memory, no copy at all
+    host_totals = cl.Buffer(ctx, mf.READ_WRITE | mf.ALLOC_HOST_PTR, 8)
+    cl.enqueue_fill_buffer(queue, host_totals, np.int32(0), 0, 8)
+    hks, hstate = slots(host_totals), {"w": 0}
+
+    def host_mapped():
+        w = hstate["w"]
+        cl.enqueue_nd_range_kernel(queue, hks[w], (g,), (local,))
+        arr, _ = cl.enqueue_map_buffer(queue, host_totals, cl.map_flags.READ, 4 * w, (1,),
+                                       np.int32)
+        got = int(arr[0])
+        arr.base.release(queue)
+        hstate["w"] = 1 - w
+        return got
+    measure("the total in host memory (ALLOC_HOST_PTR), mapped", host_mapped)
+
+    # where the microseconds go: the kernel's and the read's profiling times (device clock)
+    parts = {"launch: queued to start": [], "kernel: start to end": [],
+             "kernel end to read start": [], "read: start to end": [],
+             "host: the two enqueues": [], "host: call to return": []}
+    for i in range(repeats + 2):
+        w = state["w"]
+        t0 = time.perf_counter()
+        ke = cl.enqueue_nd_range_kernel(queue, ks[w], (g,), (local,))
+        re_ = cl.enqueue_copy(queue, host[:1], totals, src_offset=4 * w, is_blocking=False)
+        tm = time.perf_counter()
+        queue.finish()
+        t1 = time.perf_counter()
+        state["w"] = 1 - w
+        if i < 2:
+            continue
+        kp, rp = ke.profile, re_.profile
+        parts["launch: queued to start"].append((kp.start - kp.queued) * 1e-9)
+        parts["kernel: start to end"].append((kp.end - kp.start) * 1e-9)
+        parts["kernel end to read start"].append((rp.start - kp.end) * 1e-9)
+        parts["read: start to end"].append((rp.end - rp.start) * 1e-9)
+        parts["host: the two enqueues"].append(tm - t0)
+        parts["host: call to return"].append(t1 - t0)
+    breakdown = {k: float(np.median(v)) for k, v in parts.items()}
+    for k, v in breakdown.items():
+        print(f"{v * 1e3:8.4f} ms  {k} (median)", flush=True)
     cupy = studies.cupy_on(queue.device)
     if cupy is not None:
         x = cupy.asarray(src_np)
-        measure(f"cupy.sum (cupy {cupy.__version__})", lambda: int(x.sum(dtype=cupy.int64)))
+        from cupy._core import _accelerator
+        default = list(_accelerator.get_routine_accelerators())
+        # cupy as a user calls it (its default accelerators), then with CUB asked for by name
+        for accel in (default, ["cub"]):
+            _accelerator.set_routine_accelerators(accel)
+            name = ", ".join(map(str, accel)) or "none"
+            measure(f"cupy.sum (cupy {cupy.__version__}, accelerators: {name})",
+                    lambda: int(x.sum(dtype=cupy.int64)))
+            # cupy's GPU time alone (CUDA events around the call, no read back)
+            gpu = studies.cupy_samples(cupy, lambda: x.sum(dtype=cupy.int64), repeats)
+            key = f"cupy.sum, accelerators: {name}: CUDA events around the call"
+            breakdown[key] = float(np.median(gpu))
+            print(f"{breakdown[key] * 1e3:8.4f} ms  {key}", flush=True)
+        _accelerator.set_routine_accelerators(default)
     Path(sys.argv[2]).write_text(json.dumps({"written_by": "python tools/sum_round_trip.py "
                                              + sys.argv[1], "n": n, "rows": rows,
+                                             "breakdown_medians": breakdown,
                                              "environment": environment(queue.device)},
                                             indent=1) + "\n")
     return 0

@@ -31,6 +31,7 @@ from .harness import (
     seeded_rng,
     study_result,
     to_device,
+    wall_queue,
     wall_row,
 )
 from .matvec import MATVEC, SLICES, WHITEPAPER_GROUPS, cublas_matvec, matvec
@@ -68,5 +69,6 @@ __all__ = [
     "fast_math", "hotspot", "hotspot_reference", "ilp", "kernel", "known_wrong", "launcher",
     "layouts", "fitting_local", "matvec", "matvec_experiment", "measure", "mlp", "read_back",
     "reductions", "seeded_rng", "study_result", "run_and_compare", "strides", "sum_end_to_end",
-    "sum_ints_data", "sum_launch", "to_device", "transpose", "wall_row", "work_item_counts",
+    "sum_ints_data", "sum_launch", "to_device", "transpose", "wall_queue", "wall_row",
+    "work_item_counts",
 ]

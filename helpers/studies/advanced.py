@@ -23,6 +23,7 @@ from .harness import (
     seeded_rng,
     study_result,
     to_device,
+    wall_queue,
     wall_row,
 )
 from .reduction import sum_end_to_end, sum_ints_data
@@ -179,19 +180,22 @@ def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
         slots.append(k)
     state = {"which": 0}
 
+    plain = wall_queue(queue)  # end to end on a queue that records no profiling times
+
     def once() -> int:
         which = state["which"]
-        cl.enqueue_nd_range_kernel(queue, slots[which], (g,), (local,))
+        cl.enqueue_nd_range_kernel(plain, slots[which], (g,), (local,))
         # the read enqueued without waiting, then the queue finished: on the H100 a few
         # microseconds faster than a blocking read (results/sum-round-trip-nvidia-h100.json)
-        cl.enqueue_copy(queue, host, totals, src_offset=4 * which, is_blocking=False)
-        queue.finish()
+        cl.enqueue_copy(plain, host, totals, src_offset=4 * which, is_blocking=False)
+        plain.finish()
         state["which"] = 1 - which
         return int(host[0])
 
     # the kernel alone first (profiling events); the end-to-end calls then go on alternating the
     # slots where it stopped, so each starts on a slot the launch before cleared
     kernel_t = _single_pass_kernel_time(queue, slots, g, local, state, repeats)
+    queue.finish()
     # the total fits an int here (values in [-100, 100]); that is the kernel's contract
     row = wall_row(once, "course: sum_single_pass, end to end", total, repeats, 4 * n,
                    n=n, kernel="sum_single_pass", groups=g // local, loads=loads,
@@ -203,9 +207,9 @@ def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
         empty.set_args(totals)
 
         def round_trip() -> int:
-            cl.enqueue_nd_range_kernel(queue, empty, (local,), (local,))
-            cl.enqueue_copy(queue, host, totals, src_offset=0, is_blocking=False)
-            queue.finish()
+            cl.enqueue_nd_range_kernel(plain, empty, (local,), (local,))
+            cl.enqueue_copy(plain, host, totals, src_offset=0, is_blocking=False)
+            plain.finish()
             return 0
         result["rows"].append(wall_row(round_trip, "a launch of no work and a 4-byte read", 0,
                                        repeats, 0, n=0, kernel="no_work"))

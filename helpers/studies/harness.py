@@ -202,6 +202,16 @@ def cupy_samples(cupy, fn: Callable[[], object], repeats: int, warmup: int = 3) 
     return samples
 
 
+def wall_queue(queue: cl.CommandQueue) -> cl.CommandQueue:
+    """A queue on ``queue``'s context and device that records no profiling times, for work timed
+    end to end by the host's clock: on the H100 a profiled queue adds about 0.01 ms to a launch
+    and a read (results/sum-round-trip-nvidia-h100.json), which no events are there to use. The
+    queue itself when it does not profile."""
+    if not queue.properties & cl.command_queue_properties.PROFILING_ENABLE:
+        return queue
+    return cl.CommandQueue(queue.context, queue.device)
+
+
 def wall_row(fn: Callable[[], object], label: str, answer, repeats: int, nbytes: int,
              **extra) -> dict:
     """A row of wall-clock seconds (time.perf_counter, the median of ``repeats`` calls of ``fn``

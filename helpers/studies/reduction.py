@@ -22,6 +22,7 @@ from .harness import (
     seeded_rng,
     study_result,
     to_device,
+    wall_queue,
     wall_row,
 )
 
@@ -106,7 +107,8 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
     """Sum n int32 values held on the device, every stage counted and the result on the host:
     the course's grid-stride and chunk kernels (kernel, read the partials, add them), against
     pyopencl.array.sum, numpy.sum (the values in host memory) and cupy.sum where cupy and an
-    NVIDIA GPU are there. Wall-clock medians (time.perf_counter)."""
+    NVIDIA GPU are there. Wall-clock medians (time.perf_counter), on a queue that records no
+    profiling times (:func:`~helpers.studies.harness.wall_queue`)."""
     import pyopencl.array as cla
 
     from ..timing import left_out_sentence
@@ -121,6 +123,7 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
         rows.append(wall_row(fn, label, total, repeats, 4 * n, n=n, **extra))
 
     src = to_device(ctx, src_np)
+    plain = wall_queue(queue)  # the kernels timed alone on queue, end to end on plain
     for name in ("sum_modern", "sum_chunks"):
         g, loc = sum_launch(queue.device, name, n, 0, local)
         groups = g // loc
@@ -138,16 +141,17 @@ def sum_end_to_end(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None
         knl.set_args(src, partial, np.uint32(n), cl.LocalMemory(4 * loc))
 
         def ours(knl=knl, g=g, loc=loc, partial=partial, host=host) -> int:
-            cl.enqueue_nd_range_kernel(queue, knl, (g,), (loc,))
-            cl.enqueue_copy(queue, host, partial)  # blocking: waits for the kernel
+            cl.enqueue_nd_range_kernel(plain, knl, (g,), (loc,))
+            cl.enqueue_copy(plain, host, partial)  # blocking: waits for the kernel
             return int(host.sum(dtype=np.int64))
         main = time_kernel(lambda knl=knl, g=g, loc=loc:
                            cl.enqueue_nd_range_kernel(queue, knl, (g,), (loc,)),
                            warmup=2, repeats=repeats)
+        queue.finish()
         wall(ours, f"course: {name}, end to end", kernel=name, groups=groups,
              kernel_seconds=main.median, kernel_gb_per_s=gb_per_s(4 * n, main.median))
 
-    a_dev = cla.to_device(queue, src_np)
+    a_dev = cla.to_device(plain, src_np)
     wall(lambda: int(cla.sum(a_dev, dtype=np.int64).get()), "pyopencl.array.sum")
     wall(lambda: int(src_np.sum(dtype=np.int64)), "numpy.sum (host memory)")
     cupy = cupy_on(queue.device)
