@@ -1,6 +1,8 @@
 """Ways to get a one-pass sum's total back to the host, timed end to end in one process beside
 cupy.sum: what the last microseconds of notebook 10's sum cost (python tools/sum_round_trip.py
-nvidia OUT.json). Each way runs the same kernel (sum_single_pass) and compares the total."""
+nvidia OUT.json). Each way runs the same kernel (sum_single_pass) and compares the total; then the
+parts of one round trip by the GPU's clock, and cupy.sum with its default accelerators and with
+CUB named."""
 
 from __future__ import annotations
 
@@ -181,7 +183,10 @@ def main() -> int:
         # cupy as a user calls it (its default accelerators), then with CUB asked for by name
         for accel in (default, ["cub"]):
             _accelerator.set_routine_accelerators(accel)
-            name = ", ".join(map(str, accel)) or "none"
+            # the accelerators come back as numbers; cupy names them in ACCELERATOR_* constants
+            names = {getattr(_accelerator, a): a.removeprefix("ACCELERATOR_").lower()
+                     for a in dir(_accelerator) if a.startswith("ACCELERATOR_")}
+            name = ", ".join(str(names.get(a, a)) for a in accel) or "none"
             measure(f"cupy.sum (cupy {cupy.__version__}, accelerators: {name})",
                     lambda: int(x.sum(dtype=cupy.int64)))
             # cupy's GPU time alone (CUDA events around the call, no read back)
