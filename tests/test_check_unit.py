@@ -104,6 +104,36 @@ def test_right_values_with_an_oclgrind_report_fail_as_luck():
     assert not r.passed and "only by luck" in r.message
 
 
+def _past_the_end(n: int, launched: int) -> dict:
+    return {"ok": False, "mistakes": [], "buffers": {"dst": out(
+        length=n, tail_changed=launched - n, tail_first=0, tail_last=launched - n - 1)}}
+
+
+def test_a_hang_after_an_access_outside_a_buffer_is_told_as_its_consequence():
+    # seen in CI on PoCL: no_guard's write past the end corrupted the process, and the widest case
+    # hung where it usually crashes; the verdict blamed an endless loop and said nothing else
+    one = Case((64,), (64,), {"n": 1})
+    dp = _pass(POCL, [one, CASE], [_past_the_end(1, 64)])
+    dp.hung_in = 1
+    write = Finding("out_of_bounds_write", "write outside a buffer",
+                    "Invalid write of size 4 (global memory)", 5, 12, "dst[i] = src[i];", None)
+    r = _verdict(dp, _pass(GRIND, [one], [_past_the_end(1, 64)], [write]))
+    assert not r.passed
+    lines = r.message.splitlines()
+    assert "write outside a buffer" in lines[2], r.message       # Oclgrind's finding first
+    assert "endless loop?" not in r.message
+    assert "can corrupt the memory of the process running the kernel" in r.message
+    assert "wrote past the end of dst" in r.message               # the case that did run
+    assert "not run" not in r.message                             # the hung case is told above
+
+
+def test_a_hang_with_nothing_outside_a_buffer_is_still_asked_about_loops():
+    dp = _pass(POCL, [CASE], [])
+    dp.hung_in = 0
+    r = _verdict(dp, _pass(GRIND, [CASE], [RIGHT]))
+    assert not r.passed and "an endless loop?" in r.message
+
+
 def test_without_oclgrind_a_pass_says_what_was_not_checked():
     r = _verdict(_pass(POCL, [CASE], [RIGHT]), None)
     assert r.passed and "Oclgrind is not installed here, so its pass was skipped" in r.message

@@ -48,7 +48,9 @@ def test_skeleton_compiles_and_fails(name, oclgrind_present):
 # file under tests/wrong/float_copy -> fragments the diagnosis must contain
 WRONG_FLOAT_COPY = {
     # PoCL lets the write reach the guard band; NVIDIA drops writes outside a sub-buffer
-    "no_guard": [("wrote past the end of dst", "writes outside its buffers, which this device"),
+    # on PoCL the write past the end may also corrupt the process, which then crashes or hangs
+    "no_guard": [("wrote past the end of dst", "writes outside its buffers, which this device",
+                  "can corrupt the memory of the process running the kernel"),
                  "no_guard.cl:5:12: write outside a buffer"],
     "local_id": ["likely mistake: only the first 32 elements were written",
                  "get_local_id(0) counts inside a work-group"],
@@ -63,6 +65,10 @@ WRONG_FLOAT_COPY = {
               "crash.cl:5:26: write outside a buffer"],
     "endless": ["did not finish", "within 3 s and was stopped: an endless loop?",
                 "(inputs from seed "],
+    # a hang after a write past the end: told as what such a write can do, the loop still named
+    "endless_past_end": ["endless_past_end.cl:7:20: write outside a buffer", "did not finish",
+                         "can corrupt the memory of the process running the kernel",
+                         "look for a loop that never ends", "(inputs from seed "],
     # a megabyte of printf: stopped at OUTPUT_LIMIT, its last lines shown, whatever the device
     "printf_flood": ["printed more than 1 MiB and was stopped", "its last lines:",
                      "copies"],

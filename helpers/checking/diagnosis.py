@@ -244,10 +244,17 @@ def crash_sentence(how: str, where: str, building: bool, output: str) -> str:
             f"far outside a buffer.")
 
 
-def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bool = True
-                   ) -> list[str]:
+def outside_a_buffer(op: PassResult | None) -> bool:
+    """Whether Oclgrind saw the kernel read or write outside a buffer."""
+    return op is not None and any(f.kind in ("out_of_bounds_read", "out_of_bounds_write")
+                                  for f in op.findings)
+
+
+def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bool = True,
+                   outside: bool = False) -> list[str]:
     """Sentences for what went wrong in the device pass (empty when it was all correct);
-    ``mistakes``: name the likely mistakes the outputs match."""
+    ``mistakes``: name the likely mistakes the outputs match; ``outside``: Oclgrind saw the
+    kernel read or write outside a buffer (then a hang is told as what such an access can do)."""
     def label(i: int) -> str:
         return "while building" if i < 0 else (
             "after the last case, as the process exited" if i >= len(p.cases)
@@ -269,11 +276,19 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         return [f"was stopped {label(p.hung_in)}: Oclgrind had seen a barrier that not every "
                 f"work-item reaches, and the case had not ended after {p.stuck_after:g} s (a "
                 f"work-group at such a barrier waits for work-items that never come)."]
-    if p.hung_in is not None:
+    if p.hung_in is not None and not outside:
         return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
                 f"endless loop? Check that every loop's condition becomes false for every "
                 f"work-item, and that no work-item waits for another."]
     lines: list[str] = []
+    if p.hung_in is not None:
+        # seen on PoCL: a write past a buffer's end corrupted the process's memory, and the next
+        # case hung instead of crashing; the other cases' results still tell what the kernel did
+        lines.append(f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was "
+                     f"stopped. An access outside a buffer, which Oclgrind saw, can corrupt the "
+                     f"memory of the process running the kernel, which then crashes or hangs: "
+                     f"keep every access inside its buffer first; if it still hangs, look for a "
+                     f"loop that never ends.")
     if p.crashed_in is not None:
         sig = -p.exit_code if p.exit_code and p.exit_code < 0 else None
         name = signal.Signals(sig).name if sig and sig in signal.Signals._value2member_map_ \
@@ -288,7 +303,9 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         lines.append(f"case {p.cases[first].label()}:")
         lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first],
                                                       mistakes))
-        unrun = len(p.cases) - len(p.results)
+        stopped = p.hung_in is not None and 0 <= p.hung_in < len(p.cases) \
+            and p.hung_in not in p.results   # told above: not among the cases never run
+        unrun = len(p.cases) - len(p.results) - stopped
         if unrun and p.crashed_in is None:
             lines.append(f"{unrun} later case(s) were not run after that error.")
         others = [i for i in failing if i != first]

@@ -20,7 +20,13 @@ from .. import apart
 from ..device import DeviceSpec, choose_device, describe
 from ..kernels import KERNELS, display_path, kernel_path
 from . import learner
-from .diagnosis import device_failure, indent, oclgrind_report, speed_report
+from .diagnosis import (
+    device_failure,
+    indent,
+    oclgrind_report,
+    outside_a_buffer,
+    speed_report,
+)
 from .exercises import device_limits, get, load_registry_file, uses_local_memory
 from .options import (
     HANG_OCLGRIND_TIMEOUT,
@@ -183,12 +189,13 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     # Oclgrind run on two small cases may still show why (a work-item stuck at a barrier).
     if dp.build_error or dp.no_kernel or dp.hung_in is not None or dp.flooded:
         small_pass(False)
-        lines = device_failure(ex, dp, options.run_timeout)
         op = None
         if dp.stuck_after is not None:
             op = beside.result()   # it saw the divergent barrier the device is stuck at
         elif dp.hung_in is not None:
             op = oclgrind_pass(chk, small[:2], HANG_OCLGRIND_TIMEOUT)
+        # a hang after an access outside a buffer (which can corrupt the process) is told so
+        lines = device_failure(ex, dp, options.run_timeout, outside=outside_a_buffer(op))
         if op is not None:
             # a divergent barrier is the usual reason a kernel never ends: that comes first
             found = oclgrind_report(ex, op, shown)

@@ -23,6 +23,7 @@ from .diagnosis import (
     oclgrind_gap,
     oclgrind_report,
     output_tail,
+    outside_a_buffer,
 )
 from .exercises import Exercise
 from .options import OCLGRIND_BUDGET, OUTPUT_LIMIT, CheckOptions
@@ -208,7 +209,8 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     certain = op is not None and any(f.kind != "other" for f in op.findings)
     undefined = op is not None and any(f.kind in ("race", "divergent_barrier", "divergence")
                                        for f in op.findings)
-    lines = device_failure(ex, dp, run_timeout, mistakes=not undefined)
+    outside = outside_a_buffer(op)
+    lines = device_failure(ex, dp, run_timeout, mistakes=not undefined, outside=outside)
     if op is not None:
         found = oclgrind_report(ex, op, shown)
         lines = found + lines if certain else lines + found
@@ -224,7 +226,6 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
                 lines.extend("  " + x for x in describe_case(ex, op.cases[i], op.results[i]))
         elif device_ok:
             # Correct on the device but not clean: the device hid a real bug.
-            outside = {"out_of_bounds_read", "out_of_bounds_write"} & {f.kind for f in op.findings}
             if outside:
                 lines.insert(0, f"gives the right values on {where}, but only by luck: it reads or "
                              f"writes outside its buffers, which this device silently ignored "
