@@ -236,14 +236,17 @@ def moved_bytes(ex, case) -> int:
 def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
                   kernel: str | Path | None = None, warmup: int = 2, repeats: int = 10,
                   seed: int | None = None, verify: bool = True,
-                  references: dict | None = None, source: str | None = None) -> dict:
+                  references: dict | None = None, source: str | None = None,
+                  budget_s: float | None = None) -> dict:
     """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.checking.exercises.Case`), checking
     the first launch's output against the reference (``verify``). Default kernel: the learner's
     once it has passed its check, the solution until then. ``references``: a dict that keeps the
     reference's outputs between calls on the same case and seed (timing several kernels of one
     exercise, numpy's answer on a large case is computed once). ``source``: the kernel's text, when
     it was read already (a learner's kernel is built from the text the check read, never the file
-    again)."""
+    again). ``budget_s``: the seconds the timed runs may take, judged from the first launch; a
+    kernel slower than that gets fewer runs (at least 3) and no further warm-up (the first launch
+    warmed it): on a CPU the slow kernel an exercise starts from took most of a check's time."""
     from .checking.exercises import LocalMem, Scalar, get
     from .checking.passed import kernel_to_measure
     from .kernels import build_file, build_source, display_path
@@ -286,6 +289,10 @@ def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
                            atol=max(ex.atol, 1e-6)):
             raise AssertionError(f"{display_path(path)} gave wrong results for {case.label()}: "
                                  f"run check({name!r}) to see why")
+    if budget_s is not None:
+        once = (first.profile.end - first.profile.start) * 1e-9
+        if once * (warmup + repeats) > budget_s:
+            warmup, repeats = 0, max(3, min(repeats, int(budget_s / max(once, 1e-9))))
     timing = time_kernel(lambda: knl(queue, case.global_size, case.local_size, *args),
                          warmup=warmup, repeats=repeats)
     nbytes = moved_bytes(ex, case)

@@ -97,6 +97,17 @@ def test_time_exercise_checks_the_result_and_counts_the_bytes(cq):
                                                                             solutions=False))
 
 
+def test_time_exercise_gives_a_slow_kernel_fewer_runs_within_its_budget(cq):
+    from helpers.checking.exercises import Case
+    ctx, queue = cq
+    case = Case((1024,), (64,), {"n": 1000})
+    plenty = bench.time_exercise(ctx, queue, "sum_ints", case, budget_s=60.0)
+    assert (plenty["warmup"], plenty["repeats"]) == (2, 10)
+    # a budget any launch exceeds: three runs, the first launch its only warm-up
+    tight = bench.time_exercise(ctx, queue, "sum_ints", case, budget_s=1e-12)
+    assert (tight["warmup"], tight["repeats"]) == (0, 3) and tight["seconds"] > 0
+
+
 def test_sweeps_and_their_figures(cq):
     ctx, queue = cq
     sweep = bench.throughput_sweep(ctx, queue, "sum_ints", [1 << 10, 1 << 14], progress=False)

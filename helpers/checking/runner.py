@@ -418,6 +418,10 @@ def poisoned_runs(ctx, queue, knl: cl.Kernel, ex: Exercise, case: Case,
 
 
 SPEED_ROUNDS = 3
+# the seconds one kernel's timed runs may take in one round (bench.time_exercise's budget_s): a
+# GPU's kernels take milliseconds and never reach it; on a 2-core CPU the kernels an exercise
+# starts from take up to a third of a second a launch
+SPEED_ROUND_BUDGET_S = 1.0
 
 
 def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: str, req: dict,
@@ -450,7 +454,8 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
             try:
                 t = time_exercise(ctx, queue, record, case, kernel=kpath, source=text,
                                   seed=req["seed"],
-                                  verify=r == 0, references=references)
+                                  verify=r == 0, references=references,
+                                  budget_s=SPEED_ROUND_BUDGET_S)
             except (AssertionError, cl.Error) as e:
                 best[role] = {"error": str(e).splitlines()[0]}
                 continue
