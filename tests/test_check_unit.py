@@ -127,6 +127,16 @@ def test_a_hang_after_an_access_outside_a_buffer_is_told_as_its_consequence():
     assert "not run" not in r.message                             # the hung case is told above
 
 
+def test_a_hang_while_building_is_never_blamed_on_an_access_it_never_made():
+    dp = _pass(POCL, [CASE], [])
+    dp.hung_in = -1
+    write = Finding("out_of_bounds_write", "write outside a buffer",
+                    "Invalid write of size 4 (global memory)", 5, 12, "dst[i] = src[i];", None)
+    r = _verdict(dp, _pass(GRIND, [CASE], [RIGHT], [write]))
+    assert "did not finish while building" in r.message
+    assert "can corrupt the memory" not in r.message
+
+
 def test_a_hang_with_nothing_outside_a_buffer_is_still_asked_about_loops():
     dp = _pass(POCL, [CASE], [])
     dp.hung_in = 0

@@ -276,6 +276,7 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         return [f"was stopped {label(p.hung_in)}: Oclgrind had seen a barrier that not every "
                 f"work-item reaches, and the case had not ended after {p.stuck_after:g} s (a "
                 f"work-group at such a barrier waits for work-items that never come)."]
+    outside = outside and p.hung_in is not None and p.hung_in >= 0   # it ran, then hung
     if p.hung_in is not None and not outside:
         return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
                 f"endless loop? Check that every loop's condition becomes false for every "
@@ -307,7 +308,8 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
             and p.hung_in not in p.results   # told above: not among the cases never run
         unrun = len(p.cases) - len(p.results) - stopped
         if unrun and p.crashed_in is None:
-            lines.append(f"{unrun} later case(s) were not run after that error.")
+            lines.append(f"{unrun} case(s) after the one that hung were not run." if stopped
+                         else f"{unrun} later case(s) were not run after that error.")
         others = [i for i in failing if i != first]
         if others:
             lines.append(f"{len(others)} more case(s) failed: "
