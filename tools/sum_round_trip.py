@@ -52,46 +52,46 @@ def main() -> int:
                                     (2,), np.int32)
     ks, state = slots(totals), {"w": 0}
 
-    def run_and(read):
+    def run_and(read, q=queue):
         def once():
             w = state["w"]
-            cl.enqueue_nd_range_kernel(queue, ks[w], (g,), (local,))
-            got = read(w)
+            cl.enqueue_nd_range_kernel(q, ks[w], (g,), (local,))
+            got = read(q, w)
             state["w"] = 1 - w
             return got
         return once
 
-    def blocking(w):
-        cl.enqueue_copy(queue, host[:1], totals, src_offset=4 * w)
+    def blocking(q, w):
+        cl.enqueue_copy(q, host[:1], totals, src_offset=4 * w)
         return int(host[0])
 
-    def event_wait(w):
-        cl.enqueue_copy(queue, host[:1], totals, src_offset=4 * w, is_blocking=False).wait()
+    def event_wait(q, w):
+        cl.enqueue_copy(q, host[:1], totals, src_offset=4 * w, is_blocking=False).wait()
         return int(host[0])
 
-    def finish(w):
-        cl.enqueue_copy(queue, host[:1], totals, src_offset=4 * w, is_blocking=False)
-        queue.finish()
+    def finish(q, w):
+        cl.enqueue_copy(q, host[:1], totals, src_offset=4 * w, is_blocking=False)
+        q.finish()
         return int(host[0])
 
-    def mapped(w):
-        arr, _ = cl.enqueue_map_buffer(queue, totals, cl.map_flags.READ, 4 * w, (1,), np.int32)
+    def mapped(q, w):
+        arr, _ = cl.enqueue_map_buffer(q, totals, cl.map_flags.READ, 4 * w, (1,), np.int32)
         got = int(arr[0])
-        arr.base.release(queue)
+        arr.base.release(q)
         return got
 
-    def polled(w):
+    def polled(q, w):
         # the queue flushed, then the read's status asked until it is complete: the host spins
         # instead of sleeping in the driver until the GPU wakes it
-        evt = cl.enqueue_copy(queue, host[:1], totals, src_offset=4 * w, is_blocking=False)
-        queue.flush()
+        evt = cl.enqueue_copy(q, host[:1], totals, src_offset=4 * w, is_blocking=False)
+        q.flush()
         while evt.command_execution_status != cl.command_execution_status.COMPLETE:
             pass
         return int(host[0])
 
-    def flushed(w):
-        queue.flush()  # the kernel handed to the GPU before the read is enqueued
-        return finish(w)
+    def flushed(q, w):
+        q.flush()  # the kernel handed to the GPU before the read is enqueued
+        return finish(q, w)
 
     for label, read in (("blocking read into pinned memory", blocking),
                         ("non-blocking read, then its event waited", event_wait),
@@ -103,36 +103,11 @@ def main() -> int:
 
     # the same, on a queue without profiling (the course's queue records profiling times)
     queue.finish()  # the last unmap on queue done before plain's kernels write the same buffer
-    plain = cl.CommandQueue(ctx)
-
-    def unprofiled():
-        w = state["w"]
-        cl.enqueue_nd_range_kernel(plain, ks[w], (g,), (local,))
-        cl.enqueue_copy(plain, host[:1], totals, src_offset=4 * w, is_blocking=False)
-        plain.finish()
-        state["w"] = 1 - w
-        return int(host[0])
-    measure("non-blocking read, then finish, on a queue without profiling", unprofiled)
-
-    def unprofiled_polled():
-        w = state["w"]
-        cl.enqueue_nd_range_kernel(plain, ks[w], (g,), (local,))
-        evt = cl.enqueue_copy(plain, host[:1], totals, src_offset=4 * w, is_blocking=False)
-        plain.flush()
-        while evt.command_execution_status != cl.command_execution_status.COMPLETE:
-            pass
-        state["w"] = 1 - w
-        return int(host[0])
-    measure("non-blocking read, flush, its status polled, on a queue without profiling",
-            unprofiled_polled)
-
-    def unprofiled_blocking():
-        w = state["w"]
-        cl.enqueue_nd_range_kernel(plain, ks[w], (g,), (local,))
-        cl.enqueue_copy(plain, host[:1], totals, src_offset=4 * w)
-        state["w"] = 1 - w
-        return int(host[0])
-    measure("blocking read, on a queue without profiling", unprofiled_blocking)
+    plain = studies.wall_queue(queue)
+    for label, read in (("non-blocking read, then finish", finish),
+                        ("non-blocking read, flush, its status polled", polled),
+                        ("blocking read", blocking)):
+        measure(f"{label}, on a queue without profiling", run_and(read, plain))
 
     # the total in a buffer the host allocates (ALLOC_HOST_PTR), the kernel's atomics into it,
     # then mapped: on a driver that lets the GPU reach pinned host memory, no copy at all

@@ -276,17 +276,15 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         return [f"was stopped {label(p.hung_in)}: Oclgrind had seen a barrier that not every "
                 f"work-item reaches, and the case had not ended after {p.stuck_after:g} s (a "
                 f"work-group at such a barrier waits for work-items that never come)."]
-    outside = outside and p.hung_in is not None and p.hung_in >= 0   # it ran, then hung
-    if p.hung_in is not None and not outside:
-        return [f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped: an "
-                f"endless loop? Check that every loop's condition becomes false for every "
-                f"work-item, and that no work-item waits for another."]
     lines: list[str] = []
     if p.hung_in is not None:
+        stopped = f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped"
+        if not outside or p.hung_in < 0:   # (a hang while building made no access at all)
+            return [f"{stopped}: an endless loop? Check that every loop's condition becomes false "
+                    f"for every work-item, and that no work-item waits for another."]
         # seen on PoCL: a write past a buffer's end corrupted the process's memory, and the next
         # case hung instead of crashing; the other cases' results still tell what the kernel did
-        lines.append(f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was "
-                     f"stopped. An access outside a buffer, which Oclgrind saw, can corrupt the "
+        lines.append(f"{stopped}. An access outside a buffer, which Oclgrind saw, can corrupt the "
                      f"memory of the process running the kernel, which then crashes or hangs: "
                      f"keep every access inside its buffer first; if it still hangs, look for a "
                      f"loop that never ends.")
@@ -304,11 +302,11 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
         lines.append(f"case {p.cases[first].label()}:")
         lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first],
                                                       mistakes))
-        stopped = p.hung_in is not None and 0 <= p.hung_in < len(p.cases) \
+        hung_case = p.hung_in is not None and 0 <= p.hung_in < len(p.cases) \
             and p.hung_in not in p.results   # told above: not among the cases never run
-        unrun = len(p.cases) - len(p.results) - stopped
+        unrun = len(p.cases) - len(p.results) - hung_case
         if unrun and p.crashed_in is None:
-            lines.append(f"{unrun} case(s) after the one that hung were not run." if stopped
+            lines.append(f"{unrun} case(s) after the one that hung were not run." if hung_case
                          else f"{unrun} later case(s) were not run after that error.")
         others = [i for i in failing if i != first]
         if others:
