@@ -6,6 +6,7 @@ then report."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyopencl as cl
 import pytest
 
@@ -180,6 +181,39 @@ def test_the_single_pass_sum_is_right_end_to_end_beside_the_others(cq, loads, n)
     assert any("sum_modern" in r["label"] for r in result["rows"])
     # three calls in a row alternate the slots: each total is right, the cleared slot included
     assert all(r["correct"] for r in result["rows"]), result["rows"]
+
+
+def test_contenders_take_turns_in_alternating_order_after_warming_up():
+    calls = []
+    contenders = {name: (lambda name=name: calls.append(name)) for name in "abc"}
+    samples = studies.in_turns(contenders, rounds=3, repeats=4, warmup=2, warm_s=0)
+    assert calls[:3] == ["a", "b", "c"]  # one turn each to warm up, then the rounds
+    rounds = calls[3:]
+    assert len(rounds) == 3 * 3 * (2 + 4)
+    per_turn = [rounds[i] for i in range(0, len(rounds), 6)]
+    assert per_turn == list("abc" "cba" "abc")
+    assert all(rounds[i:i + 6] == [rounds[i]] * 6 for i in range(0, len(rounds), 6))
+    assert {k: [len(r) for r in v] for k, v in samples.items()} == {k: [4] * 3 for k in "abc"}
+    assert all(t >= 0 for v in samples.values() for r in v for t in r)
+
+
+def test_the_single_pass_sum_and_cupy_are_timed_in_turns(cq, monkeypatch):
+    """Where cupy is there, its row and the one pass's come from the same turns (a stand-in for
+    cupy here: numpy arrays have the same sum)."""
+    import types
+    fake = types.SimpleNamespace(__version__="0-test", asarray=np.asarray, int64=np.int64)
+    monkeypatch.setattr(studies.reduction, "cupy_on", lambda device: fake)
+    monkeypatch.setattr(studies.advanced, "cupy_on", lambda device: fake)
+    ctx, queue = cq
+    result = studies.sum_single_pass(ctx, queue, n=100003, repeats=3)
+    ours = result["rows"][0]
+    theirs = next(r for r in result["rows"] if r["label"] == "cupy.sum (cupy 0-test)")
+    turns = result["in_turns"]
+    assert ours["correct"] and theirs["correct"]
+    assert ours["repeats"] == theirs["repeats"] == turns["rounds"] * 3
+    assert "in turns" in ours["timed"] and "in turns" in theirs["timed"]
+    assert turns["ratio"] == theirs["seconds"] / ours["seconds"]
+    assert len(turns["ratio_per_round"]) == turns["rounds"]
 
 
 def test_the_histogram_experiment_counts_rightly_every_way(cq):

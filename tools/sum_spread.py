@@ -47,8 +47,9 @@ def main() -> int:
                "seconds": {label: r["seconds"] for label, r in rows.items()},
                "kernel_seconds": ours["kernel_seconds"],
                "all_correct": all(r["correct"] for r in result["rows"])}
-        if "cupy.sum" in rows:
+        if "cupy.sum" in rows:  # both timed in turns (studies.in_turns): each round's ratio too
             run["cupy_over_one_pass"] = rows["cupy.sum"]["seconds"] / ours["seconds"]
+            run["ratio_per_round"] = result["in_turns"]["ratio_per_round"]
         runs.append(run)
         print(f"process {k}: one pass {ours['seconds'] * 1e3:.4f} ms (kernel "
               f"{ours['kernel_seconds'] * 1e3:.4f}), two passes "

@@ -9,7 +9,7 @@ import numpy as np
 import pyopencl as cl
 
 from ..checking.exercises import rounded_up
-from ..timing import environment, small_sizes, time_kernel
+from ..timing import environment, gb_per_s, small_sizes, time_kernel
 from .harness import (
     LeftOutKernel,
     Prepared,
@@ -17,6 +17,7 @@ from .harness import (
     cupy_on,
     cupy_samples,
     fitting_local,
+    in_turns,
     kernel,
     launcher,
     run_and_compare,
@@ -154,7 +155,7 @@ def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
     one atomic each, the total read back), beside notebook 07's two-pass kernels and the
     libraries (:func:`~helpers.studies.reduction.sum_end_to_end`) on the same data, in one run.
     ``loads``: int4 loads a work-item issues at once (the kernel's LOADS)."""
-    from ..timing import gb_per_s, left_out_sentence
+    from ..timing import left_out_sentence
 
     n = n or ((1 << 22) if small_sizes() else (1 << 26))
     result = sum_end_to_end(ctx, queue, n, repeats, seed)
@@ -214,8 +215,36 @@ def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
         result["rows"].append(wall_row(round_trip, "a launch of no work and a 4-byte read", 0,
                                        repeats, 0, n=0, kernel="no_work"))
     result["rows"].insert(0, row)
+    cupy = cupy_on(queue.device)
+    if cupy is not None:
+        _against_cupy(cupy, result, row, once, src_np, total, repeats)
     result["experiment"] = "sum_single_pass"
     return result
+
+
+def _against_cupy(cupy, result: dict, row: dict, once, src_np: np.ndarray, total: int,
+                  repeats: int, rounds: int = 8) -> None:
+    """The one pass and cupy.sum timed in turns (:func:`~helpers.studies.harness.in_turns`), so
+    that neither is measured on a GPU the other has just left idle or warm: both rows' figures
+    become these, and ``result["in_turns"]`` holds each round's ratio."""
+    x = cupy.asarray(src_np)
+    label = f"cupy.sum (cupy {cupy.__version__})"
+    right = int(x.sum(dtype=cupy.int64)) == total
+    turns = in_turns({"ours": once, "cupy": lambda: int(x.sum(dtype=cupy.int64))}, rounds, repeats)
+    cupy_row = next(r for r in result["rows"] if r["label"] == label)
+    cupy_row["correct"] = bool(cupy_row["correct"] and right)
+    for r, key in ((row, "ours"), (cupy_row, "cupy")):
+        taken = [t for one in turns[key] for t in one]
+        seconds = float(np.median(taken))
+        r.update(seconds=seconds, min_seconds=float(min(taken)), max_seconds=float(max(taken)),
+                 repeats=len(taken), gb_per_s=gb_per_s(r["bytes"], seconds),
+                 timed=f"in turns with the other, {rounds} rounds of {repeats} calls")
+    ratios = [float(np.median(c) / np.median(o))
+              for o, c in zip(turns["ours"], turns["cupy"], strict=True)]
+    result["in_turns"] = {"rounds": rounds, "repeats": repeats,
+                          "ours_seconds": row["seconds"], "cupy_seconds": cupy_row["seconds"],
+                          "ratio": cupy_row["seconds"] / row["seconds"],
+                          "ratio_per_round": ratios}
 
 
 def _single_pass_kernel_time(queue: cl.CommandQueue, slots: list, g: int, local: int,

@@ -212,6 +212,37 @@ def wall_queue(queue: cl.CommandQueue) -> cl.CommandQueue:
     return cl.CommandQueue(queue.context, queue.device)
 
 
+def in_turns(calls: dict[str, Callable[[], object]], rounds: int = 8, repeats: int = 20,
+             warmup: int = 2, warm_s: float = 0.25) -> dict[str, list[list[float]]]:
+    """Wall-clock seconds (time.perf_counter) of contenders that take turns, so that whatever
+    drifts during a run (a GPU's clocks, another context's state, the host) falls on all alike.
+    First every contender is called in turn for ``warm_s`` seconds: a GPU at rest raises its
+    clocks only under load. Then ``rounds`` rounds: in each, every contender in turn makes
+    ``warmup`` calls that are not timed (the first after another's work pays for the switch) and
+    ``repeats`` that are; every other round takes them in the opposite order, so none always
+    follows the same one. Returns each label's samples, one list per round."""
+    order = list(calls)
+    end = time.perf_counter() + warm_s
+    while True:
+        for fn in calls.values():
+            fn()
+        if time.perf_counter() >= end:
+            break
+    samples: dict[str, list[list[float]]] = {label: [] for label in order}
+    for r in range(rounds):
+        for label in order if r % 2 == 0 else order[::-1]:
+            fn = calls[label]
+            for _ in range(warmup):
+                fn()
+            taken = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                fn()
+                taken.append(time.perf_counter() - t0)
+            samples[label].append(taken)
+    return samples
+
+
 def wall_row(fn: Callable[[], object], label: str, answer, repeats: int, nbytes: int,
              **extra) -> dict:
     """A row of wall-clock seconds (time.perf_counter, the median of ``repeats`` calls of ``fn``
