@@ -183,37 +183,100 @@ def test_the_single_pass_sum_is_right_end_to_end_beside_the_others(cq, loads, n)
     assert all(r["correct"] for r in result["rows"]), result["rows"]
 
 
-def test_contenders_take_turns_in_alternating_order_after_warming_up():
-    calls = []
-    contenders = {name: (lambda name=name: calls.append(name)) for name in "abc"}
-    samples = studies.in_turns(contenders, rounds=3, repeats=4, warmup=2, warm_s=0)
-    assert calls[:3] == ["a", "b", "c"]  # one turn each to warm up, then the rounds
-    rounds = calls[3:]
-    assert len(rounds) == 3 * 3 * (2 + 4)
-    per_turn = [rounds[i] for i in range(0, len(rounds), 6)]
-    assert per_turn == list("abc" "cba" "abc")
-    assert all(rounds[i:i + 6] == [rounds[i]] * 6 for i in range(0, len(rounds), 6))
-    assert {k: [len(r) for r in v] for k, v in samples.items()} == {k: [4] * 3 for k in "abc"}
-    assert all(t >= 0 for v in samples.values() for r in v for t in r)
+class _Clock:
+    """A clock that only the contenders move: each call of a contender costs its base times the
+    number of that contender's calls so far, so every sample says which call it timed."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def contenders(self, bases: dict[str, float], log: list, grow: bool = True) -> dict:
+        counts = dict.fromkeys(bases, 0)
+
+        def call(name: str) -> None:
+            counts[name] += 1
+            log.append(name)
+            self.now += bases[name] * (counts[name] if grow else 1)
+        return {name: (lambda name=name: call(name)) for name in bases}
 
 
-def test_the_single_pass_sum_and_cupy_are_timed_in_turns(cq, monkeypatch):
-    """Where cupy is there, its row and the one pass's come from the same turns (a stand-in for
-    cupy here: numpy arrays have the same sum)."""
+def test_contenders_take_turns_in_alternating_order_after_warming_up(monkeypatch):
+    clock, log = _Clock(), []
+    monkeypatch.setattr(studies.harness, "time", clock)
+    samples = studies.in_turns(clock.contenders({"a": 1, "b": 10, "c": 100}, log),
+                               rounds=3, repeats=4, warmup=2, warm_s=0)
+    assert log[:3] == ["a", "b", "c"]  # one pass each to warm up, then the rounds
+    turns = log[3:]
+    assert len(turns) == 3 * 3 * (2 + 4)
+    assert [turns[i] for i in range(0, len(turns), 6)] == list("abc" "cba" "abc")
+    assert all(turns[i:i + 6] == [turns[i]] * 6 for i in range(0, len(turns), 6))
+    # each turn: calls 2 and 3 untimed, 4-7 timed; the next turn 8-9, then 10-13; then 14-19
+    calls = [[4, 5, 6, 7], [10, 11, 12, 13], [16, 17, 18, 19]]
+    assert samples == {name: [[base * k for k in one] for one in calls]
+                       for name, base in (("a", 1), ("b", 10), ("c", 100))}
+
+
+def test_the_warm_up_takes_turns_until_its_time_is_up(monkeypatch):
+    clock, log = _Clock(), []
+    monkeypatch.setattr(studies.harness, "time", clock)
+    # a pass of the three costs 6 s: 10 s of warming takes two passes
+    studies.in_turns(clock.contenders({"a": 1, "b": 2, "c": 3}, log, grow=False), rounds=1,
+                     repeats=1, warmup=0, warm_s=10)
+    assert log == list("abc" "abc" "abc")
+
+
+def _fake_cupy(off_by: int = 0):
+    """A stand-in for cupy: numpy arrays have the same sum (``off_by`` added to it)."""
     import types
-    fake = types.SimpleNamespace(__version__="0-test", asarray=np.asarray, int64=np.int64)
+
+    class Array(np.ndarray):
+        def sum(self, *args, **kwargs):
+            return super().sum(*args, **kwargs) + off_by
+    return types.SimpleNamespace(__version__="0-test", int64=np.int64,
+                                 asarray=lambda a: np.asarray(a).view(Array))
+
+
+def test_the_single_pass_sum_and_cupy_take_their_figures_from_the_same_turns(cq, monkeypatch):
+    """Where cupy is there, its row and the one pass's come from the turns: fixed samples here."""
+    fake = _fake_cupy()
+    monkeypatch.setattr(studies.reduction, "cupy_on", lambda device: fake)
+    monkeypatch.setattr(studies.advanced, "cupy_on", lambda device: fake)
+    turns = {"ours": [[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]], "cupy": [[3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]}
+    taken = {}
+
+    def fake_turns(calls, rounds, repeats):
+        taken.update(labels=list(calls), results=[fn() for fn in calls.values()])
+        return turns
+    monkeypatch.setattr(studies.advanced, "in_turns", fake_turns)
+    ctx, queue = cq
+    n = 100003
+    result = studies.sum_single_pass(ctx, queue, n=n, repeats=3)
+    total = int(studies.sum_ints_data(studies.seeded_rng(0), n).sum(dtype=np.int64))
+    assert taken == {"labels": ["ours", "cupy"], "results": [total, total]}
+    ours = result["rows"][0]
+    theirs = next(r for r in result["rows"] if r["label"] == "cupy.sum (cupy 0-test)")
+    assert ours["correct"] and theirs["correct"]
+    for row, seconds, low, high in ((ours, 2.5, 1.0, 4.0), (theirs, 5.5, 3.0, 8.0)):
+        assert (row["seconds"], row["min_seconds"], row["max_seconds"]) == (seconds, low, high)
+        assert row["repeats"] == 6 and row["gb_per_s"] == 4 * n / seconds / 1e9
+        assert "in turns" in row["timed"]
+    assert result["in_turns"]["ours_per_round"] == [2.0, 3.0]
+    assert result["in_turns"]["cupy_per_round"] == [4.0, 7.0]
+    assert result["in_turns"]["ratio_per_round"] == [2.0, 7.0 / 3.0]
+    assert result["in_turns"]["ratio"] == 5.5 / 2.5
+
+
+def test_a_wrong_cupy_sum_is_not_counted_right(cq, monkeypatch):
+    fake = _fake_cupy(off_by=1)
     monkeypatch.setattr(studies.reduction, "cupy_on", lambda device: fake)
     monkeypatch.setattr(studies.advanced, "cupy_on", lambda device: fake)
     ctx, queue = cq
-    result = studies.sum_single_pass(ctx, queue, n=100003, repeats=3)
-    ours = result["rows"][0]
-    theirs = next(r for r in result["rows"] if r["label"] == "cupy.sum (cupy 0-test)")
-    turns = result["in_turns"]
-    assert ours["correct"] and theirs["correct"]
-    assert ours["repeats"] == theirs["repeats"] == turns["rounds"] * 3
-    assert "in turns" in ours["timed"] and "in turns" in theirs["timed"]
-    assert turns["ratio"] == theirs["seconds"] / ours["seconds"]
-    assert len(turns["ratio_per_round"]) == turns["rounds"]
+    result = studies.sum_single_pass(ctx, queue, n=4099, repeats=2)
+    assert not next(r for r in result["rows"] if r["label"].startswith("cupy.sum"))["correct"]
+    assert result["rows"][0]["correct"] and len(result["in_turns"]["ratio_per_round"]) == 8
 
 
 def test_the_histogram_experiment_counts_rightly_every_way(cq):

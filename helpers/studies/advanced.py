@@ -226,25 +226,27 @@ def _against_cupy(cupy, result: dict, row: dict, once, src_np: np.ndarray, total
                   repeats: int, rounds: int = 8) -> None:
     """The one pass and cupy.sum timed in turns (:func:`~helpers.studies.harness.in_turns`), so
     that neither is measured on a GPU the other has just left idle or warm: both rows' figures
-    become these, and ``result["in_turns"]`` holds each round's ratio."""
+    become these, and ``result["in_turns"]`` holds each round's medians and their ratio."""
     x = cupy.asarray(src_np)
     label = f"cupy.sum (cupy {cupy.__version__})"
     right = int(x.sum(dtype=cupy.int64)) == total
     turns = in_turns({"ours": once, "cupy": lambda: int(x.sum(dtype=cupy.int64))}, rounds, repeats)
     cupy_row = next(r for r in result["rows"] if r["label"] == label)
     cupy_row["correct"] = bool(cupy_row["correct"] and right)
+    row["correct"] = bool(row["correct"] and once() == total)  # still right after the turns
     for r, key in ((row, "ours"), (cupy_row, "cupy")):
         taken = [t for one in turns[key] for t in one]
         seconds = float(np.median(taken))
         r.update(seconds=seconds, min_seconds=float(min(taken)), max_seconds=float(max(taken)),
                  repeats=len(taken), gb_per_s=gb_per_s(r["bytes"], seconds),
                  timed=f"in turns with the other, {rounds} rounds of {repeats} calls")
-    ratios = [float(np.median(c) / np.median(o))
-              for o, c in zip(turns["ours"], turns["cupy"], strict=True)]
+    medians = {key: [float(np.median(one)) for one in turns[key]] for key in ("ours", "cupy")}
     result["in_turns"] = {"rounds": rounds, "repeats": repeats,
                           "ours_seconds": row["seconds"], "cupy_seconds": cupy_row["seconds"],
                           "ratio": cupy_row["seconds"] / row["seconds"],
-                          "ratio_per_round": ratios}
+                          "ours_per_round": medians["ours"], "cupy_per_round": medians["cupy"],
+                          "ratio_per_round": [c / o for o, c in zip(medians["ours"],
+                                                                     medians["cupy"], strict=True)]}
 
 
 def _single_pass_kernel_time(queue: cl.CommandQueue, slots: list, g: int, local: int,
