@@ -156,12 +156,12 @@ def main() -> int:
         x = cupy.asarray(src_np)
         from cupy._core import _accelerator
         default = list(_accelerator.get_routine_accelerators())
+        # the accelerators come back as numbers; cupy names them in ACCELERATOR_* constants
+        names = {getattr(_accelerator, a): a.removeprefix("ACCELERATOR_").lower()
+                 for a in dir(_accelerator) if a.startswith("ACCELERATOR_")}
         # cupy as a user calls it (its default accelerators), then with CUB asked for by name
         for accel in (default, ["cub"]):
             _accelerator.set_routine_accelerators(accel)
-            # the accelerators come back as numbers; cupy names them in ACCELERATOR_* constants
-            names = {getattr(_accelerator, a): a.removeprefix("ACCELERATOR_").lower()
-                     for a in dir(_accelerator) if a.startswith("ACCELERATOR_")}
             name = ", ".join(str(names.get(a, a)) for a in accel) or "none"
             measure(f"cupy.sum (cupy {cupy.__version__}, accelerators: {name})",
                     lambda: int(x.sum(dtype=cupy.int64)))

@@ -1,8 +1,8 @@
 """Notebook 10's one-pass sum against cupy.sum in several fresh processes: the bench's own
 experiment (``studies.sum_single_pass``) run once per process, so that the spread of each figure
 between processes is on record beside the one bench run (python tools/sum_spread.py nvidia
-OUT.json --processes 6). cupy's time moves with the process (0.158-0.226 ms on the H100 in
-eight): a ratio from one process alone says little."""
+OUT.json --processes 6). cupy's time moves with the process (0.164-0.193 ms on the H100 in
+twelve, results/sum-spread-nvidia-h100.json): a ratio from one process alone says little."""
 
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ def main() -> int:
         if "cupy.sum" in rows:
             run["cupy_over_one_pass"] = rows["cupy.sum"]["seconds"] / ours["seconds"]
             # both timed in turns (studies.in_turns): each round's medians and ratio too
-            run.update({k: v for k, v in result.get("in_turns", {}).items()
-                        if k.endswith("_per_round")})
+            run.update({key: v for key, v in result.get("in_turns", {}).items()
+                        if key.endswith("_per_round")})
         runs.append(run)
         print(f"process {k}: one pass {ours['seconds'] * 1e3:.4f} ms (kernel "
               f"{ours['kernel_seconds'] * 1e3:.4f}), two passes "

@@ -229,12 +229,11 @@ def _against_cupy(cupy, result: dict, row: dict, once, src_np: np.ndarray, total
     become these, and ``result["in_turns"]`` holds each round's medians and their ratio."""
     x = cupy.asarray(src_np)
     label = f"cupy.sum (cupy {cupy.__version__})"
-    right = int(x.sum(dtype=cupy.int64)) == total
-    turns = in_turns({"ours": once, "cupy": lambda: int(x.sum(dtype=cupy.int64))}, rounds, repeats)
+    calls = {"ours": once, "cupy": lambda: int(x.sum(dtype=cupy.int64))}
+    turns = in_turns(calls, rounds, repeats)
     cupy_row = next(r for r in result["rows"] if r["label"] == label)
-    cupy_row["correct"] = bool(cupy_row["correct"] and right)
-    row["correct"] = bool(row["correct"] and once() == total)  # still right after the turns
     for r, key in ((row, "ours"), (cupy_row, "cupy")):
+        r["correct"] = bool(r["correct"] and calls[key]() == total)  # still right after the turns
         taken = [t for one in turns[key] for t in one]
         seconds = float(np.median(taken))
         r.update(seconds=seconds, min_seconds=float(min(taken)), max_seconds=float(max(taken)),
