@@ -4,8 +4,14 @@ operating system, without make. ``make lab`` and ``make test`` call the same cod
 setup: a virtual environment (``.venv``), pip's install of the course with the extras this platform
 gets (:mod:`helpers.platforms`: Intel's CPU runtime on Linux x86-64 and Windows), then the device
 check (every course kernel on every device found). A stamp in the environment remembers the
-install; it is done again when ``pyproject.toml`` changes. lab: setup if needed, the device table,
-then JupyterLab on ``notebooks/``.
+install; it is done again when ``pyproject.toml`` changes. lab: setup if needed, the device table
+(once: an install prints it already), then JupyterLab rooted at the course folder (so that
+``kernels/`` is in its file browser beside ``notebooks/``), opening notebook 00. ``--no-venv``
+uses the running Python's environment as it is (conda's, Binder's): nothing is installed by pip.
+
+The course's JupyterLab extension (``helpers/lab/``: kernel files open as OpenCL C) is copied into
+the environment's ``share/jupyter/labextensions`` by every setup and lab, where JupyterLab finds it
+however it is started.
 
 Standard library only: this runs before anything is installed.
 """
@@ -13,7 +19,11 @@ Standard library only: this runs before anything is installed.
 from __future__ import annotations
 
 import argparse
+import filecmp
 import os
+import secrets
+import shutil
+import socket
 import subprocess
 import sys
 import venv
@@ -23,6 +33,8 @@ from .platforms import this_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMUM = (3, 10)
+FIRST_NOTEBOOK = "notebooks/00-host-and-device.ipynb"
+LAB_EXTENSION = ROOT / "helpers" / "lab" / "gpgpu-opencl-course"
 
 
 def venv_python(env: Path, windows: bool | None = None) -> Path:
@@ -58,6 +70,20 @@ def plan(env: Path, chosen: tuple[str, ...]) -> list[list[str]]:
             [py, "-m", "helpers", "devices", "--check"]]
 
 
+def install_lab_extension(prefix: Path | str) -> bool:
+    """Copy the course's JupyterLab extension into ``prefix``'s share/jupyter/labextensions (a
+    copy, not a link: Windows makes links only with special rights). True when it changed."""
+    target = Path(prefix) / "share" / "jupyter" / "labextensions" / LAB_EXTENSION.name
+    files = [p.relative_to(LAB_EXTENSION) for p in LAB_EXTENSION.rglob("*") if p.is_file()]
+    if target.is_dir() and all((target / f).is_file() and filecmp.cmp(LAB_EXTENSION / f, target / f,
+                                                                       shallow=False)
+                               for f in files):
+        return False
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(LAB_EXTENSION, target)
+    return True
+
+
 def setup(env: Path | str = ".venv", intel: bool = True, force: bool = False,
           run=subprocess.run) -> int:
     """Create ``env`` and install the course into it; 0 when done (or already up to date)."""
@@ -69,6 +95,7 @@ def setup(env: Path | str = ".venv", intel: bool = True, force: bool = False,
     env = env if env.is_absolute() else ROOT / env
     chosen = extras(intel)
     if not force and up_to_date(env, chosen):
+        install_lab_extension(env)
         print(f"The course is installed in {env} (delete {stamp(env, chosen).name} there to "
               f"install again).")
         return 0
@@ -77,6 +104,7 @@ def setup(env: Path | str = ".venv", intel: bool = True, force: bool = False,
           + (f", with {', '.join(chosen)}" if chosen else "") + " ...")
     if not venv_python(env).is_file():
         venv.EnvBuilder(with_pip=True).create(env)
+    install_lab_extension(env)
     for command in plan(env, chosen):
         done = run(command, cwd=ROOT)
         if done.returncode != 0:
@@ -89,31 +117,65 @@ def setup(env: Path | str = ".venv", intel: bool = True, force: bool = False,
     return 0
 
 
-def lab_command(env: Path, port: int | None = None, headless: bool = False,
+def setup_here(run=subprocess.run) -> int:
+    """``setup --no-venv``: the running Python's environment (conda's, Binder's) as it is: the
+    course's JupyterLab extension copied into it, then the device check."""
+    install_lab_extension(sys.prefix)
+    return run([sys.executable, "-m", "helpers", "devices", "--check"], cwd=ROOT).returncode
+
+
+def free_port(first: int = 8888) -> int:
+    """The first port from ``first`` on that nothing listens on (JupyterLab's own rule)."""
+    for port in range(first, first + 100):
+        with socket.socket() as s:
+            try:
+                s.bind(("", port))
+            except OSError:
+                continue
+            return port
+    return first
+
+
+def lab_command(python: Path, port: int | None = None, headless: bool = False,
                 is_root: bool | None = None) -> list[str]:
-    """The command that opens JupyterLab on the notebooks."""
+    """The command that opens JupyterLab at the course folder, on notebook 00 (run from ROOT)."""
     if is_root is None:
         is_root = hasattr(os, "geteuid") and os.geteuid() == 0
-    command = [str(venv_python(env)), "-m", "jupyter", "lab", "--notebook-dir=notebooks"]
+    command = [str(python), "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT}"]
     if port:
         command.append(f"--port={port}")
     if headless:
         command += ["--no-browser", "--ip=0.0.0.0"]
     if is_root:
         command.append("--allow-root")
-    return command
+    return command + [FIRST_NOTEBOOK]
 
 
-def lab(env: Path | str = ".venv", intel: bool = True, port: int | None = None,
+def lab(env: Path | str | None = ".venv", intel: bool = True, port: int | None = None,
         headless: bool = False, run=subprocess.run) -> int:
-    """Install if needed, print the devices, open JupyterLab (until it is stopped)."""
-    code = setup(env, intel, run=run)
-    if code:
-        return code
-    env = Path(env)
-    env = env if env.is_absolute() else ROOT / env
-    run([str(venv_python(env)), "-m", "helpers", "devices"], cwd=ROOT)
-    command = lab_command(env, port, headless)
+    """Install if needed, print the devices (once), open JupyterLab (until it is stopped).
+    ``env=None``: the running Python's environment as it is (conda's): nothing installed by pip."""
+    if env is None:
+        python = Path(sys.executable)
+        install_lab_extension(sys.prefix)
+        run([str(python), "-m", "helpers", "devices"], cwd=ROOT)
+    else:
+        env = Path(env)
+        env = env if env.is_absolute() else ROOT / env
+        was_installed = up_to_date(env, extras(intel))
+        code = setup(env, intel, run=run)
+        if code:
+            return code
+        python = venv_python(env)
+        if was_installed:      # an install has just printed the table with the device check
+            run([str(python), "-m", "helpers", "devices"], cwd=ROOT)
+    if headless:    # no browser opens notebook 00: the line to open it, with a token of ours
+        port = port or free_port()
+        os.environ.setdefault("JUPYTER_TOKEN", secrets.token_hex(24))
+        print(f"\nOpen the course at http://127.0.0.1:{port}/lab/tree/{FIRST_NOTEBOOK}?token="
+              f"{os.environ['JUPYTER_TOKEN']}\n(from another machine: this machine's name or "
+              f"address in place of 127.0.0.1)\n", flush=True)
+    command = lab_command(python, port, headless)
     if run is subprocess.run and os.name != "nt":
         # JupyterLab takes this process's place: Ctrl-C then reaches it alone, as when it is
         # started by hand (its "Shutdown this Jupyter server?" question included)
@@ -126,6 +188,9 @@ def add_arguments(p: argparse.ArgumentParser, lab_too: bool) -> None:
     p.add_argument("--venv", default=".venv", help="the environment's folder (default .venv)")
     p.add_argument("--no-intel", action="store_true",
                    help="leave Intel's CPU runtime out (a smaller install)")
+    p.add_argument("--no-venv", action="store_true",
+                   help="use this Python's environment as it is (conda, Binder): no .venv, "
+                        "nothing installed by pip")
     if lab_too:
         p.add_argument("--port", type=int, help="JupyterLab's port (default 8888 or the next free)")
         p.add_argument("--headless", action="store_true",

@@ -21,13 +21,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cpu_platforms() -> list[str]:
-    """The platforms that have a CPU device (Oclgrind, a checker, is not one), best first."""
+def cpu_platforms(pattern: str | None = None) -> list[str]:
+    """The platforms that have a CPU device (Oclgrind, a checker, is not one), best first; with
+    ``pattern``, those whose platform name, version or device name holds it (case-insensitive), as
+    ``COURSE_DEVICE`` is matched: ``pocl`` is in PoCL's version, not its name."""
     import helpers  # noqa: F401  (registers Intel's runtime before the platforms are listed)
-    from helpers.device import _rank, all_devices, device_type_name
+    from helpers.device import _rank, all_devices, device_type_name, match_devices
+    wanted = None if pattern is None else {d.platform.name for d in match_devices(pattern)}
     names: list[str] = []
     for dev in sorted(all_devices(), key=_rank):
-        if device_type_name(dev) == "CPU" and dev.platform.name not in names:
+        if device_type_name(dev) == "CPU" and dev.platform.name not in names and (
+                wanted is None or dev.platform.name in wanted):
             names.append(dev.platform.name)
     return names
 
@@ -45,10 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="only the CPU platforms whose name has this piece")
     args, pytest_args = parser.parse_known_args(argv)
-    platforms = [p for p in cpu_platforms() if not args.only or args.only.lower() in p.lower()]
+    platforms = cpu_platforms(args.only)
     if not platforms:
-        print("error: no CPU implementation of OpenCL found (make lab installs PoCL and Intel's "
-              "runtime)", file=sys.stderr)
+        found = ", ".join(cpu_platforms()) or "none"
+        print("error: no CPU implementation of OpenCL found"
+              + (f" that matches {args.only!r} (found: {found})" if args.only else
+                 " (make lab installs PoCL and Intel's runtime)"), file=sys.stderr)
         return 2
     lines, failed, grand = [], False, {"passed": 0, "failed": 0, "skipped": 0}
     with tempfile.TemporaryDirectory(prefix="course-every-cpu-") as tmp:

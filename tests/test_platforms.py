@@ -268,11 +268,25 @@ def test_the_environments_python_is_where_each_os_puts_it():
     assert install.venv_python(Path("e"), windows=False) == Path("e/bin/python")
 
 
-def test_lab_opens_jupyterlab_on_the_notebooks():
-    command = install.lab_command(Path("/e"), port=8890, headless=True, is_root=True)
-    assert command[1:4] == ["-m", "jupyter", "lab"] and "--notebook-dir=notebooks" in command
+def test_lab_opens_jupyterlab_at_the_course_folder_on_notebook_00():
+    command = install.lab_command(Path("/e/bin/python"), port=8890, headless=True, is_root=True)
+    assert command[1:4] == ["-m", "jupyter", "lab"]
+    assert f"--ServerApp.root_dir={ROOT}" in command      # kernels/ beside notebooks/
+    assert command[-1] == "notebooks/00-host-and-device.ipynb" and (ROOT / command[-1]).is_file()
     assert {"--port=8890", "--no-browser", "--ip=0.0.0.0", "--allow-root"} <= set(command)
-    assert install.lab_command(Path("/e"), is_root=False)[-1] == "--notebook-dir=notebooks"
+    assert "--allow-root" not in install.lab_command(Path("/e/bin/python"), is_root=False)
+
+
+def test_the_lab_extension_is_copied_into_the_environment_once(tmp_path):
+    assert install.install_lab_extension(tmp_path) is True
+    target = tmp_path / "share/jupyter/labextensions/gpgpu-opencl-course"
+    package = json.loads((target / "package.json").read_text())
+    assert (target / package["jupyterlab"]["_build"]["load"]).is_file()
+    assert install.install_lab_extension(tmp_path) is False           # up to date: not copied
+    (target / "static/remoteEntry.js").write_text("stale")
+    assert install.install_lab_extension(tmp_path) is True            # changed: copied again
+    assert (target / "static/remoteEntry.js").read_bytes() == (
+        install.LAB_EXTENSION / "static/remoteEntry.js").read_bytes()
 
 
 def test_setup_needs_nothing_installed_to_start():
@@ -294,15 +308,19 @@ def test_setup_needs_nothing_installed_to_start():
     assert "--no-intel" in out.stdout
 
 
-def test_lab_installs_when_needed_lists_the_devices_then_opens_jupyterlab(tmp_path, monkeypatch):
+def test_lab_installs_when_needed_then_opens_jupyterlab_printing_the_devices_once(tmp_path,
+                                                                                   monkeypatch):
     env = tmp_path / "venv"
     install.venv_python(env).parent.mkdir(parents=True)
     install.venv_python(env).write_text("")
+    monkeypatch.setattr(install, "extras", lambda intel=True: ())
     ran = []
     run = lambda command, cwd: ran.append(command) or SimpleNamespace(returncode=0)  # noqa: E731
     assert install.lab(env, intel=False, port=8890, run=run) == 0
-    assert [c[1:4] for c in ran][-2:] == [["-m", "helpers", "devices"], ["-m", "jupyter", "lab"]]
-    assert any(c[-1] == "--check" for c in ran)          # the install ran first, then
+    tables = [c for c in ran if c[1:4] == ["-m", "helpers", "devices"]]
+    assert tables == [[str(install.venv_python(env)), "-m", "helpers", "devices", "--check"]]
+    assert ran[-1][1:4] == ["-m", "jupyter", "lab"]    # the install's check printed the table
+    assert (env / "share/jupyter/labextensions/gpgpu-opencl-course/package.json").is_file()
     ran.clear()
-    assert install.lab(env, intel=False, run=run) == 0   # up to date: straight to JupyterLab
+    assert install.lab(env, intel=False, run=run) == 0   # up to date: the table, then the lab
     assert [c[1:4] for c in ran] == [["-m", "helpers", "devices"], ["-m", "jupyter", "lab"]]
