@@ -6,6 +6,10 @@ that check the learner's skeletons pass ``solutions=False`` explicitly.
 Every Jupyter kernel of the run starts with tests/notebook_startup.py: a warning of the course's
 own code is an error there.
 
+The course's notebooks are run as the learner's checkout holds them (outputs saved by JupyterLab do
+not matter to nbval's lax mode; a ``%%kernel`` cell checks the solution with the switch on and saves
+nothing); notebooks git does not hold are left out.
+
 Everything a run writes to temporary files goes into one folder of its own (``TMPDIR`` points there
 for this process and every process it starts: checks, probes, Jupyter kernels, drivers), which is
 removed when the run ends: the suite leaves nothing behind in /tmp.
@@ -22,6 +26,19 @@ os.environ.setdefault("COURSE_SMALL", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 _RUN_FOLDER: str | None = None
+_NOTEBOOKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notebooks")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A notebook git does not hold (a learner's Untitled.ipynb, a copy of a lesson) is theirs, not
+    the course's: nbval leaves it alone."""
+    if collection_path.suffix != ".ipynb" or str(collection_path.parent) != _NOTEBOOKS:
+        return None
+    from tests.shipped import tracked
+    known = tracked()
+    if known is not None and f"notebooks/{collection_path.name}" not in known:
+        return True
+    return None
 
 
 def pytest_configure(config) -> None:

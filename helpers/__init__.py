@@ -1,6 +1,7 @@
 """The course's helpers: what the notebooks import.
 
 ``from helpers import *`` gives the calls a notebook needs; each lives in the module that owns it.
+In a notebook, ``import helpers`` also registers the ``%%kernel NAME`` cell magic (:mod:`.magic`).
 Names are handed on lazily (PEP 562): ``import helpers`` loads only the device module (to register
 Intel's CPU runtime), and a process that only checks kernels never imports matplotlib or
 ipywidgets (the figures come in with ``helpers.plots`` when a notebook first uses them).
@@ -17,6 +18,8 @@ except ModuleNotFoundError as e:  # before the install (python -m helpers setup)
         raise
 else:
     register_intel_cpu_runtime()  # before any platform is listed: the ICD loader reads them once
+    from .magic import register_in_ipython
+    register_in_ipython()         # %%kernel NAME in a notebook (see helpers.magic)
 
 # name -> the module that owns it (a module's own name: the module itself)
 _OWNERS = {

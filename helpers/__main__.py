@@ -1,5 +1,5 @@
-"""The command line: ``python -m helpers setup | lab | devices [--check] | check NAME | exercises |
-profile [check NAME] | bench | grade | tune``. ``setup`` and ``lab`` need nothing installed yet.
+"""The command line: ``python -m helpers setup | lab | devices [--check] | check NAME | hint NAME [N] |
+exercises | profile [check NAME] | bench | grade | tune``. ``setup`` and ``lab`` need nothing installed yet.
 
 Exit codes: 0 success (a check passed), 1 a check failed (the diagnosis is on stdout), 2 a usage
 error or no OpenCL device (a sentence on stderr says what to do).
@@ -33,6 +33,33 @@ def _exercises(args: argparse.Namespace) -> int:
     for ex in exercises():
         print(f"{ex.name:<16} {ex.notebook:<22} {display_path(kernel_path(ex.name, solutions=False))}"
               f"  {ex.title}")
+    return 0
+
+
+def _hint(args: argparse.Namespace) -> int:
+    """One hint at a time, as the notebook's collapsibles give them (``--solution``: the course's
+    solution, after the hints)."""
+    from .checking.exercises import get
+    from .kernels import display_path, solution_file
+    try:
+        ex = get(args.name)
+    except KeyError as e:
+        print(f"error: {e.args[0]}", file=sys.stderr)
+        return 2
+    if args.solution:
+        path = solution_file(ex.name)
+        if path is None:
+            print(f"error: this copy of the course has no solutions/{ex.name}.cl", file=sys.stderr)
+            return 2
+        print(f"{display_path(path)}:\n\n{path.read_text()}")
+        return 0
+    if not 1 <= args.number <= len(ex.hints):
+        print(f"error: {ex.name} has hints 1 to {len(ex.hints)}", file=sys.stderr)
+        return 2
+    more = (f"(hint {args.number} of {len(ex.hints)}; the next: python -m helpers hint {ex.name} "
+            f"{args.number + 1})" if args.number < len(ex.hints) else
+            f"(the last hint; the solution: python -m helpers hint {ex.name} --solution)")
+    print(f"{ex.name}, hint {args.number}: {ex.hints[args.number - 1]}\n{more}")
     return 0
 
 
@@ -124,10 +151,13 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _install(args: argparse.Namespace) -> int:
-    from .install import lab, setup
+    from .install import lab, setup, setup_here
     if args.command == "setup":
+        if args.no_venv:
+            return setup_here()
         return setup(args.venv, intel=not args.no_intel, force=args.force)
-    return lab(args.venv, intel=not args.no_intel, port=args.port, headless=args.headless)
+    return lab(None if args.no_venv else args.venv, intel=not args.no_intel, port=args.port,
+               headless=args.headless)
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -176,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("setup", help="create .venv and install the course into it, with the "
                        "extras this platform gets, then check every device (no make needed)")
     add_arguments(p, lab_too=False)
-    p = sub.add_parser("lab", help="setup if needed, then open JupyterLab on notebooks/")
+    p = sub.add_parser("lab", help="setup if needed, then open JupyterLab at the course folder, "
+                       "on notebook 00")
     add_arguments(p, lab_too=True)
     p = sub.add_parser("devices", help="list every OpenCL platform and device with its facts")
     p.add_argument("--check", action="store_true",
@@ -200,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="a performance exercise (transpose, strided_fix, divergence_fix, "
                         "sgemm_tiled) fails when it is correct but below its speed target (also "
                         "COURSE_REQUIRE_SPEED=1)")
+    p = sub.add_parser("hint", help="an exercise's hints one at a time, then its solution")
+    p.add_argument("name", help="the exercise, e.g. float_copy")
+    p.add_argument("number", nargs="?", type=int, default=1, help="which hint (default 1)")
+    p.add_argument("--solution", action="store_true", help="the course's solution, after the hints")
     p = sub.add_parser("grade", help="grade a class: every learner's kernels, every exercise")
     p.add_argument("submissions", help="a folder of learners' folders (each with kernels/), or a "
                                        ".zip/.tar/.tar.gz of them")
@@ -253,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.command in ("setup", "lab"):   # before anything is installed: no pyopencl yet
         return _install(args)
-    handler = {"devices": _devices, "exercises": _exercises, "check": _check,
+    handler = {"devices": _devices, "exercises": _exercises, "check": _check, "hint": _hint,
                "profile": _profile, "bench": _bench, "grade": _grade,
                "tune": _tune}[args.command]
     from .device import NoDeviceError

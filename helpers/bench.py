@@ -211,11 +211,19 @@ def load_result(name: str) -> dict:
 
 def reference_verdict(name: str, result: str = "checks-nvidia-h100") -> str:
     """The recorded check of exercise ``name``'s solution (with its speed lines) on the reference
-    device of ``results/RESULT.json``, as the check printed it there."""
+    device of ``results/RESULT.json``, framed and labelled as the course's reference, not the
+    learner's outcome: a notebook prints it apart from the learner's own check."""
     rec = next(r for r in load_result(result)["checks"]
                if r["exercise"] == name and r["kernel"] == f"solutions/{name}.cl")
+    env = rec.get("environment", {})
     where = rec["message"].splitlines()[0].split(" on ", 1)[-1].split(" (")[0]
-    return "\n".join([f"{where}, {name} (solution):", *rec["message"].splitlines()[1:]])
+    when = env.get("date", "")[:10]
+    title = (f"Reference, not your kernel: the course's solutions/{name}.cl checked on {where}"
+             + (f" ({when}, results/{result}.json)" if when else f" (results/{result}.json)"))
+    # the recorded check took the solution for a learner's kernel: "Yours" there is the solution
+    body = [line.strip().replace("Yours (", "The solution, checked as a learner's kernel (", 1)
+            for line in rec["message"].splitlines()[1:]]
+    return "\n".join([f"┌ {title}", *(f"│ {line}" for line in body), "└"])
 
 
 # --------------------------------------------------------------------------------------------------

@@ -134,7 +134,8 @@ def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True) -> l
     for name in r.get("mistakes", []) if mistakes else []:
         m = next(x for x in ex.mistakes if x.name == name)
         extra = m.details(case) if m.details else {}
-        out.append("likely mistake: " + m.message.format(**sizes, **extra) + ".")
+        out.append("likely mistake: " + m.message.format(**sizes, **extra) + "."
+                   + hint_clause(getattr(m, "hint", 0)))
     shapes = {b.name: b.shape(case) for b in ex.buffers() if b.shape is not None}
     for name, f in r["buffers"].items():
         out.extend(describe_buffer(name, f, case, shapes.get(name)))
@@ -179,14 +180,34 @@ def oclgrind_gap(p: PassResult | None) -> str | None:
 def finding_hints(ex: Exercise, findings: list[oclgrind.Finding]) -> list[str]:
     """The exercise's reading of Oclgrind's reports: the likely mistake behind each kind, in the
     order of the findings."""
-    out = []
+    out: dict[str, int] = {}
     for f in findings:
         for hint in ex.finding_hints:
             if f.kind == hint.kind and (hint.memory is None or f"({hint.memory} memory)" in f.heading) \
                     and (hint.code is None or re.search(hint.code, f.code or "")) \
                     and hint.message not in out:
-                out.append(hint.message)
-    return [f"likely mistake: {m}." for m in out]
+                out[hint.message] = getattr(hint, "hint", 0)
+    return [f"likely mistake: {m}.{hint_clause(n)}" for m, n in out.items()]
+
+
+HINT_CLAUSE = re.compile(r"\(Hint (\d+) is about this\.\)")
+
+
+def hint_clause(number: int) -> str:
+    """The words after a likely mistake that name the exercise's hint about it (1-based)."""
+    return f" (Hint {number} is about this.)" if number else ""
+
+
+def hints_line(ex: Exercise, message: str) -> str | None:
+    """The last line of a failed verdict: which of the exercise's hints to open (they stay behind
+    their collapsibles in the notebook, one at a time; in a terminal ``python -m helpers hint``)."""
+    if not ex.hints:
+        return None
+    named = HINT_CLAUSE.search(message)
+    number = int(named.group(1)) if named else 1
+    which = f"Hint {number} fits this" if named else "Start with Hint 1"
+    return (f"{which} (of {len(ex.hints)}, above the check cell; in a terminal: "
+            f"python -m helpers hint {ex.name} {number}).")
 
 def finding_lines(findings: list[oclgrind.Finding], shown: str, limit: int = 4) -> list[str]:
     lines = [f.format(shown) for f in findings[:limit]]
@@ -400,7 +421,7 @@ def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | N
                      f"on this machine may have decided it, so run the check again before you "
                      f"change a correct kernel.")
     elif on_gpu:
-        lines.append(f"It does not reach the target ({target}): see the hints.")
+        lines.append(f"It does not reach the target ({target}): the exercise's hints say how.")
     else:
         lines.append(f"It does not reach the target here ({target}); on a CPU timings vary "
                      f"from run to run and the GPU's rules do not always decide the speed, so "

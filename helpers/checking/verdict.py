@@ -19,6 +19,7 @@ from .diagnosis import (
     CLEAN,
     describe_case,
     device_failure,
+    hints_line,
     indent,
     oclgrind_gap,
     oclgrind_report,
@@ -131,10 +132,11 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     gap = oclgrind_gap(op)
 
     def failed(lines: list[str]) -> CheckReport:
-        """The failed report: the diagnosis's lines, two hints, how to reproduce the inputs."""
-        hints = [f"hint: {h}" for h in ex.hints[:2]]
-        msg = "\n".join([header, indent(lines)] + ([indent(hints)] if hints else [])
-                        + [reproduce])
+        """The failed report: the diagnosis's lines, which hint fits, how to reproduce the
+        inputs."""
+        body = indent(lines)
+        hint = hints_line(ex, body)
+        msg = "\n".join([header, body] + ([indent([hint])] if hint else []) + [reproduce])
         return CheckReport(name, False, msg, path, seed, dp, op, oclgrind_available=op is not None)
 
     if device_ok and gap:

@@ -1,0 +1,150 @@
+"""The learner's path through an exercise, as a learner takes it in a notebook: a ``%%kernel NAME``
+cell saves and checks, the previous version is kept, a failed check prints its verdict and the
+notebook goes on (it fails the cell only under nbval and the grader), the verdict names the hint that
+fits and leaves the others behind their collapsibles, and the reference device's verdict is labelled
+as such. Every kernel file here lives in a temporary copy of kernels/: no test writes into the
+learner's own."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from helpers import bench, magic
+from helpers.checking import KernelCheckFailed, check, run_check
+from helpers.checking.exercises import exercises, get
+from helpers.checking.run import strict_checks
+from helpers.kernels import SOLUTIONS
+
+from .conftest import TESTS
+from .shipped import committed, shipped_skeleton
+
+SOLVED = (SOLUTIONS / "float_copy.cl").read_text()
+WRONG = ("__kernel void float_copy(__global const float *src, __global float *dst, const uint n)\n"
+         "{\n    uint i = get_global_id(0);\n    if (i < n) dst[i] = 2.0f * src[i];\n}\n")
+
+
+@pytest.fixture
+def workspace(tmp_path, monkeypatch):
+    """A learner's kernels/ with the shipped skeleton of float_copy, in a learner's notebook:
+    solutions off, checks not strict."""
+    kernels = tmp_path / "kernels"
+    kernels.mkdir()
+    (kernels / "float_copy.cl").write_bytes(shipped_skeleton("float_copy").read_bytes())
+    monkeypatch.setattr("helpers.kernels.KERNELS", kernels)
+    monkeypatch.setenv("COURSE_SOLUTIONS", "0")
+    monkeypatch.setenv("COURSE_STRICT_CHECKS", "0")
+    monkeypatch.setattr(magic, "_told", set())
+    return kernels
+
+
+def skeleton_text() -> str:
+    return committed("kernels/float_copy.cl").decode()
+
+
+def test_a_kernel_cell_is_saved_checked_and_the_previous_version_kept(workspace, capsys,
+                                                                      oclgrind_present):
+    magic.kernel("float_copy", SOLVED)
+    out = capsys.readouterr().out
+    assert (workspace / "float_copy.cl").read_text() == SOLVED
+    kept = workspace / "previous" / "float_copy-1.cl"
+    assert kept.read_text() == skeleton_text()
+    assert "Your previous version is kept as" in out and "float_copy-1.cl" in out
+    assert "✔ float_copy passed" in out
+    # a second save keeps the solved file too, and says where only once
+    magic.kernel("float_copy", WRONG)
+    out = capsys.readouterr().out
+    assert (workspace / "previous" / "float_copy-2.cl").read_text() == SOLVED
+    assert "Your previous version" not in out and "Saved" in out
+    assert "float_copy failed" in out                       # printed, not raised: Run All goes on
+
+
+def test_an_untouched_skeleton_cell_checks_the_file_the_editor_saved(workspace, capsys,
+                                                                     oclgrind_present):
+    (workspace / "float_copy.cl").write_text(SOLVED)        # the editor route
+    magic.kernel("float_copy", skeleton_text())
+    out = capsys.readouterr().out
+    assert (workspace / "float_copy.cl").read_text() == SOLVED       # not undone by Run All
+    assert not (workspace / "previous").exists()
+    assert "still holds the starting kernel" in out and "✔ float_copy passed" in out
+
+
+def test_with_the_solutions_switch_a_kernel_cell_saves_nothing(workspace, capsys, monkeypatch,
+                                                               oclgrind_present):
+    monkeypatch.setenv("COURSE_SOLUTIONS", "1")
+    magic.kernel("float_copy", WRONG)
+    out = capsys.readouterr().out
+    assert (workspace / "float_copy.cl").read_text() == skeleton_text()
+    assert "not saved" in out and "✔ float_copy passed" in out
+
+
+def test_a_kernel_cell_for_no_exercise_says_how_to_use_it(workspace, capsys):
+    magic.kernel("no_such_exercise", SOLVED)
+    magic.kernel("", SOLVED)
+    out = capsys.readouterr().out
+    assert out.count("usage: %%kernel NAME") == 2 and not (workspace / "previous").exists()
+
+
+def test_a_failed_check_fails_its_cell_only_where_checks_are_strict(workspace, capsys, monkeypatch,
+                                                                   oclgrind_present):
+    assert check("float_copy") is None                      # the skeleton: printed, no exception
+    assert "float_copy failed" in capsys.readouterr().out
+    monkeypatch.setenv("COURSE_STRICT_CHECKS", "1")         # the grader
+    with pytest.raises(KernelCheckFailed):
+        check("float_copy")
+    monkeypatch.delenv("COURSE_STRICT_CHECKS")
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "nbval")      # a notebook under nbval
+    assert strict_checks()
+    monkeypatch.delenv("PYTEST_CURRENT_TEST")
+    assert not strict_checks()                              # a learner's notebook
+    monkeypatch.setenv("COURSE_SOLUTIONS", "1")             # a failing solution is the course's bug
+    assert strict_checks()
+
+
+def test_a_failed_verdict_names_one_hint_and_prints_none(workspace, oclgrind_present):
+    ex = get("float_copy")
+    message = run_check("float_copy").message
+    assert "Start with Hint 1 (of 3" in message and "python -m helpers hint float_copy 1" in message
+    for hint in ex.hints:
+        assert hint not in message
+    assert not re.search(r"^\s*hint:", message, re.MULTILINE)
+
+
+def test_a_likely_mistake_names_the_hint_about_it(oclgrind_present):
+    """Where an exercise's mistake rule names a hint, the verdict on that mistake points there."""
+    ex = get("float_copy")
+    named = [m for m in ex.mistakes if getattr(m, "hint", 0)]
+    if not named:
+        pytest.fail("float_copy's mistakes name no hint")
+    report = run_check("float_copy", kernel=TESTS / "wrong" / "float_copy" / "local_id.cl")
+    found = re.search(r"\(Hint (\d+) is about this\.\)", report.message)
+    assert found and f"Hint {found.group(1)} fits this" in report.message, report.message
+
+
+def test_hints_come_one_at_a_time_from_the_command_line():
+    from helpers.__main__ import main
+    ex = get("float_copy")
+    assert main(["hint", "float_copy", "2"]) == 0
+    assert main(["hint", "float_copy", str(len(ex.hints) + 1)]) == 2
+    assert main(["hint", "float_copy", "--solution"]) == 0
+
+
+def test_skeleton_digests_are_those_of_the_shipped_skeletons():
+    recorded = json.loads(magic.SKELETONS.read_text())
+    assert set(recorded) == {ex.name for ex in exercises()}
+    for name, value in recorded.items():
+        assert magic.digest(committed(f"kernels/{name}.cl").decode()) == value, name
+    # an editor's habits do not make a skeleton look edited
+    text = skeleton_text()
+    assert magic.is_skeleton("float_copy", text.replace("\n", "\r\n") + "\n\n")
+    assert not magic.is_skeleton("float_copy", text.replace("TODO", "done"))
+
+
+def test_the_reference_verdict_is_labelled_as_the_reference_devices():
+    text = bench.reference_verdict("spill_fix")
+    first, *rest = text.splitlines()
+    assert first.startswith("┌ Reference, not your kernel: the course's solutions/spill_fix.cl")
+    assert "NVIDIA H100" in first and all(line.startswith(("│", "└")) for line in rest)
+    assert "Yours" not in text
