@@ -217,9 +217,9 @@ def reference_verdict(name: str, result: str = "checks-nvidia-h100") -> str:
                if r["exercise"] == name and r["kernel"] == f"solutions/{name}.cl")
     env = rec.get("environment", {})
     where = rec["message"].splitlines()[0].split(" on ", 1)[-1].split(" (")[0]
-    when = env.get("date", "")[:10]
+    dated = env.get("date", "")[:10]
     title = (f"Reference, not your kernel: the course's solutions/{name}.cl checked on {where}"
-             + (f" ({when}, results/{result}.json)" if when else f" (results/{result}.json)"))
+             + (f" ({dated}, results/{result}.json)" if dated else f" (results/{result}.json)"))
     # the recorded check took the solution for a learner's kernel: "Yours" there is the solution
     body = [line.strip().replace("Yours (", "The solution, checked as a learner's kernel (", 1)
             for line in rec["message"].splitlines()[1:]]

@@ -136,19 +136,50 @@ def free_port(first: int = 8888) -> int:
     return first
 
 
-def lab_command(python: Path, port: int | None = None, headless: bool = False,
+def lab_command(python: Path, port: int, headless: bool = False,
                 is_root: bool | None = None) -> list[str]:
-    """The command that opens JupyterLab at the course folder, on notebook 00 (run from ROOT)."""
+    """The command that starts JupyterLab at the course folder; the course opens the browser
+    itself (:func:`lab`), on notebook 00 with the file browser at the course folder."""
     if is_root is None:
         is_root = hasattr(os, "geteuid") and os.geteuid() == 0
-    command = [str(python), "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT}"]
-    if port:
-        command.append(f"--port={port}")
+    command = [str(python), "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT}",
+               f"--port={port}", "--no-browser"]
     if headless:
-        command += ["--no-browser", "--ip=0.0.0.0"]
+        command.append("--ip=0.0.0.0")
     if is_root:
         command.append("--allow-root")
-    return command + [FIRST_NOTEBOOK]
+    return command
+
+
+def first_page(port: int, token: str) -> str:
+    """Notebook 00, the file browser showing the course folder (kernels/ beside notebooks/)."""
+    return (f"http://127.0.0.1:{port}/lab/tree/{FIRST_NOTEBOOK}?file-browser-path=/"
+            f"&token={token}")
+
+
+def serve(command: list[str], url: str, headless: bool, port: int) -> int:
+    """Run JupyterLab until it stops; once it answers, print ``url`` and (not headless) open it
+    in the browser. Ctrl-C is JupyterLab's alone (its "Shutdown this Jupyter server?" question)."""
+    import signal
+    import time
+    import urllib.request
+    import webbrowser
+    proc = subprocess.Popen(command, cwd=ROOT)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # after the start: JupyterLab sets its own
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token="
+                                   f"{os.environ['JUPYTER_TOKEN']}", timeout=2)
+            break
+        except OSError:
+            time.sleep(0.5)
+    if proc.poll() is None:
+        print(f"\nThe course is open at {url}" + ("\n(from another machine: this machine's name "
+              "or address in place of 127.0.0.1)" if headless else "") + "\n", flush=True)
+        if not headless:
+            webbrowser.open(url)
+    return proc.wait()
 
 
 def lab(env: Path | str | None = ".venv", intel: bool = True, port: int | None = None,
@@ -169,19 +200,12 @@ def lab(env: Path | str | None = ".venv", intel: bool = True, port: int | None =
         python = venv_python(env)
         if was_installed:      # an install has just printed the table with the device check
             run([str(python), "-m", "helpers", "devices"], cwd=ROOT)
-    if headless:    # no browser opens notebook 00: the line to open it, with a token of ours
-        port = port or free_port()
-        os.environ.setdefault("JUPYTER_TOKEN", secrets.token_hex(24))
-        print(f"\nOpen the course at http://127.0.0.1:{port}/lab/tree/{FIRST_NOTEBOOK}?token="
-              f"{os.environ['JUPYTER_TOKEN']}\n(from another machine: this machine's name or "
-              f"address in place of 127.0.0.1)\n", flush=True)
+    port = port or free_port()
+    os.environ.setdefault("JUPYTER_TOKEN", secrets.token_hex(24))   # JupyterLab reads it too
     command = lab_command(python, port, headless)
-    if run is subprocess.run and os.name != "nt":
-        # JupyterLab takes this process's place: Ctrl-C then reaches it alone, as when it is
-        # started by hand (its "Shutdown this Jupyter server?" question included)
-        os.chdir(ROOT)
-        os.execv(command[0], command)
-    return run(command, cwd=ROOT).returncode
+    if run is not subprocess.run:
+        return run(command, cwd=ROOT).returncode
+    return serve(command, first_page(port, os.environ["JUPYTER_TOKEN"]), headless, port)
 
 
 def add_arguments(p: argparse.ArgumentParser, lab_too: bool) -> None:

@@ -272,9 +272,12 @@ def test_lab_opens_jupyterlab_at_the_course_folder_on_notebook_00():
     command = install.lab_command(Path("/e/bin/python"), port=8890, headless=True, is_root=True)
     assert command[1:4] == ["-m", "jupyter", "lab"]
     assert f"--ServerApp.root_dir={ROOT}" in command      # kernels/ beside notebooks/
-    assert command[-1] == "notebooks/00-host-and-device.ipynb" and (ROOT / command[-1]).is_file()
     assert {"--port=8890", "--no-browser", "--ip=0.0.0.0", "--allow-root"} <= set(command)
-    assert "--allow-root" not in install.lab_command(Path("/e/bin/python"), is_root=False)
+    assert "--allow-root" not in install.lab_command(Path("/e/bin/python"), 8890, is_root=False)
+    url = install.first_page(8890, "T")
+    assert url.startswith("http://127.0.0.1:8890/lab/tree/notebooks/00-host-and-device.ipynb?")
+    assert "file-browser-path=/" in url and url.endswith("token=T")
+    assert (ROOT / install.FIRST_NOTEBOOK).is_file()
 
 
 def test_the_lab_extension_is_copied_into_the_environment_once(tmp_path):
