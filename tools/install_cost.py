@@ -4,7 +4,7 @@ check) and the size of .venv, with and without Intel's CPU runtime.
     python3 tools/install_cost.py --out results/install-<machine>.json [--cold]
 
 Each variant installs into a fresh copy of the repository's committed files (``git archive HEAD``) in a
-temporary folder, through the Makefile's own install target, so the figures are what a learner's
+temporary folder, through the Makefile's own install target (``make setup``), so the figures are what a learner's
 first ``make lab`` does. ``--cold`` turns pip's cache off (every wheel downloaded); without it pip's
 cache is used as it is on this machine, and the record says so. Sizes are ``du`` of .venv, which
 counts a hard-linked file once (the course hard-links the Intel wheel's duplicated libraries when
@@ -49,17 +49,18 @@ def install(intel: bool, cold: bool) -> dict:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], capture_output=True,
                                  check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
-        stamp = ".venv/.installed-intel" if intel else ".venv/.installed"
         env = {**os.environ, "COURSE_CACHE": str(Path(tmp) / "cache")}
         if cold:
             env["PIP_NO_CACHE_DIR"] = "1"
         start = time.perf_counter()
-        run = subprocess.run(["make", stamp, f"INTEL={1 if intel else 0}",
+        run = subprocess.run(["make", "setup", f"INTEL={1 if intel else 0}",
                               f"PYTHON={sys.executable}"], cwd=work, env=env,
                              capture_output=True, text=True)
         seconds = time.perf_counter() - start
+        printed = [line for line in (run.stdout + run.stderr).replace("\r", "\n").splitlines()
+                   if line.strip() and not line.lstrip().startswith("checking ")]   # tqdm's bar
         if run.returncode != 0:
-            raise SystemExit(f"make {stamp} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+            raise SystemExit(f"make setup failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
         pkgs = subprocess.run([str(work / ".venv/bin/python"), "-m", "pip", "list",
                                "--format=json"], capture_output=True, text=True, check=True).stdout
         versions = {p["name"]: p["version"] for p in json.loads(pkgs)
@@ -67,7 +68,11 @@ def install(intel: bool, cold: bool) -> dict:
                                      "intel-cmplr-lib-rt", "oclgrind", "jupyterlab", "numpy")}
         return {"intel_runtime": intel, "seconds": round(seconds, 1),
                 "venv_mb": du_mb(work / ".venv"), "packages": versions,
-                "device_check": run.stdout.strip().splitlines()[-12:]}
+                "device_check": run.stdout.strip().splitlines()[-12:],
+                # what a learner reads scroll past: every line the install printed, and those of
+                # them that warn (this machine's own pip configuration's included, named as such)
+                "printed_lines": len(printed),
+                "warning_lines": [line for line in printed if "warn" in line.lower()]}
 
 
 def main() -> int:
