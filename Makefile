@@ -2,7 +2,8 @@
 # into .venv by pip; no root and no system OpenCL driver are needed (Linux x86-64 gets PoCL, Intel's
 # CPU runtime and Oclgrind from pip).
 #
-#   make lab                          set up .venv and open JupyterLab on notebooks/
+#   make lab                          set up .venv and open JupyterLab at the course folder,
+#                                     on notebook 00
 #                                     (= python -m helpers lab, which needs no make)
 #   make lab HEADLESS=1 PORT=8890     the same on a server: no browser, listen on PORT
 #   make lab INTEL=0                  without Intel's CPU runtime (PoCL only; a smaller install)

@@ -154,7 +154,7 @@ def _install(args: argparse.Namespace) -> int:
     from .install import lab, setup, setup_here
     if args.command == "setup":
         if args.no_venv:
-            return setup_here()
+            return setup_here(check=not args.no_check)
         return setup(args.venv, intel=not args.no_intel, force=args.force)
     return lab(None if args.no_venv else args.venv, intel=not args.no_intel, port=args.port,
                headless=args.headless)

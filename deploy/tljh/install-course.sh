@@ -47,8 +47,9 @@ project = tomllib.load(open(sys.argv[1], "rb"))["project"]
 print("\n".join(project["dependencies"] + project["optional-dependencies"].get("intel", [])))
 PY
 "$USER_ENV/bin/python" -m pip install --quiet -r "$REQUIREMENTS"
+# the course's JupyterLab extension (kernel files open as OpenCL C) into the users' environment, then
 # every kernel the course ships, on every device of this server (each in its own process)
-PYTHONPATH="$DEST" "$USER_ENV/bin/python" -m helpers devices --check || true
+PYTHONPATH="$DEST" "$USER_ENV/bin/python" -m helpers setup --no-venv || true
 
 mkdir -p "$CONFIG_D"
 # TLJH makes each user's account (jupyter-NAME) when their server starts, after JupyterHub's
