@@ -9,6 +9,7 @@ import pytest
 
 from helpers.checking import run_check
 from helpers.checking.exercises import exercises, get
+from helpers.checking.exercises.cells import hint_cell, hint_span, hints_markdown, source
 from helpers.kernels import KERNELS, SOLUTIONS
 
 from .conftest import ROOT, TEST_REGISTRY, TESTS
@@ -30,6 +31,34 @@ def test_exercise_has_skeleton_solution_notebook_and_cases(name):
         assert any(c.work_items != data(c) for c in ex.cases)
     assert len({c.local_size for c in ex.cases}) >= 3
     assert ex.hints
+
+
+@pytest.mark.parametrize("name", EXERCISES)
+def test_hints_and_the_mistakes_that_name_them(name):
+    """Two to four hints; every mistake and finding names one of them or none (0), and an exercise
+    with mistake rules names a hint in at least one, which its verdict then points to."""
+    ex = get(name)
+    assert 2 <= len(ex.hints) <= 4, ex.hints
+    named = {m.name: m.hint for m in ex.mistakes}
+    named.update({f"{f.kind} ({f.memory}): {f.message}": f.hint for f in ex.finding_hints})
+    for what, number in named.items():
+        assert 0 <= number <= len(ex.hints), f"{what} names hint {number} of {len(ex.hints)}"
+    if named:
+        assert any(named.values()), f"no mistake or finding of {name} names a hint"
+
+
+@pytest.mark.parametrize("name", EXERCISES)
+def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
+    """The hint cell before check("NAME") holds exactly the registry's hints and the solution
+    (prose may stand before and after them): tools/sync_exercise_cells.py writes it."""
+    ex = get(name)
+    nb = json.loads(committed(f"notebooks/{ex.notebook}.ipynb"))
+    at = hint_cell(nb["cells"], name)
+    assert at is not None, f"{ex.notebook} has no hint cell before the check of {name}"
+    text = source(nb["cells"][at])
+    start, end = hint_span(text)
+    assert text[start:end] == hints_markdown(ex), \
+        f"{ex.notebook}, cell {at}: run python tools/sync_exercise_cells.py"
 
 
 @pytest.mark.parametrize("name", EXERCISES)

@@ -49,13 +49,14 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "get_global_id(0) is this work-item's number in the whole range: use it as the element "
-        "index.",
+        "`get_global_id(0)` is this work-item's number in the whole range: use it as the element "
+        "index `i`.",
         "The global size is rounded up to a multiple of the work-group size, so some work-items "
-        "have no element: do nothing when i >= n.",
-        "The whole body is two lines: the index, then a guarded store dst[i] = src[i].",
+        "have no element: they must not touch memory. Guard the copy with the condition `i < n`.",
+        "The body is two lines, as in `kernels/scale.cl`: first the index, then, under the guard, "
+        "the copy of element `i` of `src` to the same place in `dst`.",
     ),
-    mistakes=wrong_index_mistakes("dst", _copy),
+    mistakes=wrong_index_mistakes("dst", _copy, hint=1),
     widest=guarded_extremes,
     wide_inputs=lambda case, rng: {"src": wide_floats(rng, case["n"])},
 ))

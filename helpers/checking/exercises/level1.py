@@ -64,10 +64,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "One work-item per element, as in float_copy: i = get_global_id(0).",
-        "The global size may be larger than n: store only when i < n.",
+        "One work-item per element, as in `float_copy`: the element index `i` is "
+        "`get_global_id(0)`.",
+        "The global size is rounded up and may be larger than `n`, so some work-items have no "
+        "element: store into `c` only when `i < n`.",
     ),
-    mistakes=wrong_index_mistakes("c", _sum),
+    mistakes=wrong_index_mistakes("c", _sum, hint=1),
     widest=guarded_extremes,
     wide_inputs=_wide_sum_inputs,
 ))
@@ -91,24 +93,26 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "The range no longer has one work-item per element: get_global_size(0) work-items share n "
-        "elements, so each one loops.",
-        "Start at i = get_global_id(0) and step by get_global_size(0) while i < n: neighbouring "
-        "work-items then touch neighbouring elements at every step (a grid-stride loop).",
-        "n need not be a multiple of the global size: a loop bound of n / get_global_size(0) "
-        "steps rounds down and leaves the last elements out.",
+        "There are fewer work-items than elements: the `get_global_size(0)` work-items share the "
+        "`n` elements, so each one loops over several.",
+        "Start at `i = get_global_id(0)` and step by `get_global_size(0)`: at every step "
+        "neighbouring work-items then touch neighbouring elements (a grid-stride loop).",
+        "`n` need not be a multiple of the global size: a loop that counts "
+        "`n / get_global_size(0)` steps rounds down and leaves the last elements out. Let the "
+        "loop run while `i < n`.",
     ),
     mistakes=(
         Mistake("one element each", first_written(lambda c: c.global_size[0], "c", _sum),
                 "only the first {global_} elements were written, one per work-item: here there "
                 "are fewer work-items than elements, so each work-item must loop over several "
-                "(i, i + get_global_size(0), i + 2 * get_global_size(0), ... while i < n)"),
+                "(i, i + get_global_size(0), i + 2 * get_global_size(0), ... while i < n)",
+                hint=1),
         Mistake("leftover", first_written(lambda c: c["n"] // c.global_size[0] * c.global_size[0],
                                            "c", _sum),
                 "the last {leftover} elements were not written: n = {n} is not a multiple of the "
                 "global size {global_}, and n / {global_} = {per} steps per work-item covers only "
                 "{covered} elements. Loop while the index is below n instead of counting steps",
-                details=grid_stride_details),
+                details=grid_stride_details, hint=3),
     ),
     widest=_multi_extremes,
     wide_inputs=_wide_sum_inputs,

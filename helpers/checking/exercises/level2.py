@@ -56,7 +56,7 @@ def _query_mistakes() -> tuple[Mistake, ...]:
     returned = tuple(
         Mistake(f"returned {name}", _returned(k),
                 f"you returned {name} where {{asked}} was asked (query number {{query}}): check "
-                f"which function each query number maps to", details=_query_details)
+                f"which function each query number maps to", details=_query_details, hint=1)
         for k, name in enumerate(QUERIES)
     )
     return returned + (Mistake(
@@ -64,7 +64,7 @@ def _query_mistakes() -> tuple[Mistake, ...]:
         "the values are right but stored transposed: out[get_global_id(0) * get_global_size(1) + "
         "get_global_id(1)] was written where out[get_global_id(1) * get_global_size(0) + "
         "get_global_id(0)] is asked (dimension 0 is the column, so rows are get_global_size(0) "
-        "long)"),)
+        "long)", hint=2),)
 
 
 register(Exercise(
@@ -82,10 +82,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "A switch (or a chain of ifs) on query picks the function: 0 get_global_id(0), "
-        "1 get_global_id(1), 2 get_global_size(0), ... in the order of the table in the notebook.",
-        "The element of this work-item is out[get_global_id(1) * get_global_size(0) + "
-        "get_global_id(0)]: dimension 0 runs along a row.",
+        "A `switch (query)` (or a chain of `if`s) with one `case` per number picks the value, in "
+        "the order of the table of the query functions: 0 is `get_global_id(0)`, 1 "
+        "`get_global_id(1)`, 2 `get_global_size(0)`, and so on to 12, `get_work_dim()`.",
+        "Each work-item stores its one value at its own place in `out`. Dimension 0 runs along a "
+        "row: a row is `get_global_size(0)` long, so the row index `get_global_id(1)` is "
+        "multiplied by `get_global_size(0)`, and the column `get_global_id(0)` is added.",
     ),
     mistakes=_query_mistakes(),
     widest=lambda limits: tuple(
@@ -151,11 +153,17 @@ _CLIPPING = ("the window is not clipped at the borders: j must stay within 0 .. 
              "i - radius on a uint: below 0 it wraps around to a huge index")
 
 _EROSION_1D_HINTS = (
-    "Each output element is the minimum of the input over the window i - radius .. i + radius "
-    "(2 * radius + 1 elements, both ends included).",
-    "Clip the window to the data: from max(i, radius) - radius to min(i + radius, n - 1). Work in "
-    "int, or compare before subtracting: i - radius on a uint wraps around below 0.",
-    "Start the minimum at the element itself, or at INFINITY, and use fmin.",
+    "Each output element `out[i]` is the minimum of the input over the window `i - radius` .. "
+    "`i + radius`: `2 * radius + 1` elements, both ends included. Work-items with `i >= n` have "
+    "no element.",
+    "Clip the window to the data: it starts at `i - radius` or at 0, whichever is larger, and "
+    "ends at `i + radius` or at `n - 1`, whichever is smaller (OpenCL's `max` and `min`). On a "
+    "`uint`, `i - radius` wraps around to a huge number when `radius > i`: compare before "
+    "subtracting, or subtract `radius` from the larger of `i` and `radius`. (A conditional "
+    "expression that gives 0 when `radius > i` is right too, but the compiler turns it into a "
+    "saturating subtraction that Oclgrind cannot simulate; the check then says so.)",
+    "Start the minimum at the window's first element, or at `INFINITY`, never at a large "
+    "constant (the inputs may be of any magnitude), and take it with `fmin`.",
 )
 
 
@@ -181,15 +189,19 @@ def _wide_1d(case: Case, rng: np.random.Generator) -> Inputs:
     return {"in": wide_floats(rng, case["n"])}
 
 
-_EROSION_1D_MISTAKES = (
-    Mistake("borders skipped", _borders_skipped_1d,
-            "the {radius} element(s) at each end were not written: near the borders the window "
-            "must be clipped to the data (j from max(0, i - radius) to min(n - 1, i + radius)), "
-            "not skipped"),
-    Mistake("window one short", _window_short,
-            "the window stops one element short: it covers i - radius .. i + radius - 1, but both "
-            "ends belong to it (2 * radius + 1 elements: j <= i + radius)"),
-)
+def _erosion_1d_mistakes(borders: int, window: int) -> tuple[Mistake, ...]:
+    """The mistakes both 1-D erosions share, with the numbers of the hints about the borders and
+    about the window."""
+    return (
+        Mistake("borders skipped", _borders_skipped_1d,
+                "the {radius} element(s) at each end were not written: near the borders the "
+                "window must be clipped to the data (j from max(i, radius) - radius to "
+                "min(i + radius, n - 1): on a uint, i - radius wraps around below 0), not "
+                "skipped", hint=borders),
+        Mistake("window one short", _window_short,
+                "the window stops one element short: it covers i - radius .. i + radius - 1, but "
+                "both ends belong to it (2 * radius + 1 elements: j <= i + radius)", hint=window),
+    )
 
 register(Exercise(
     name="erosion_1d",
@@ -207,8 +219,8 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=_EROSION_1D_HINTS,
-    mistakes=_EROSION_1D_MISTAKES,
-    finding_hints=(FindingHint("out_of_bounds_read", _CLIPPING, "global"),),
+    mistakes=_erosion_1d_mistakes(borders=2, window=1),
+    finding_hints=(FindingHint("out_of_bounds_read", _CLIPPING, "global", hint=2),),
     widest=_erosion_1d_extremes,
     wide_inputs=_wide_1d,
 ))
@@ -230,32 +242,42 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "The work-group's block of get_local_size(0) elements needs radius more on each side: the "
-        "halo. tile[k] holds in[group start - radius + k], for k from 0 to local size + 2 * radius.",
-        "Load with a loop, k = get_local_id(0), k += get_local_size(0): it works for any radius, "
-        "even one larger than the work-group. Outside the data, store INFINITY (it never wins a "
-        "minimum).",
-        "barrier(CLK_LOCAL_MEM_FENCE) after loading: no work-item may read the tile before all of "
-        "them have written their part. Keep the barrier outside any if: every work-item must reach "
-        "it, including those past n.",
+        "The work-group's block of `get_local_size(0)` elements needs `radius` more on each side, "
+        "the halo: `tile[k]` holds `in[block start - radius + k]`, for `k` from 0 to "
+        "`get_local_size(0) + 2 * radius - 1`. The block starts at "
+        "`get_group_id(0) * get_local_size(0)`; for the first work-group, block start - radius "
+        "is below 0, so compute that index in a signed type (`long`), not in a `uint`.",
+        "Load the whole tile, halo included, with a loop whose `k` starts at `get_local_id(0)` "
+        "and steps by `get_local_size(0)`: it covers the tile whatever the radius, even one "
+        "larger than the work-group. Read `in` only where the index lies inside the data; "
+        "outside it store `INFINITY`, which never wins a minimum and so clips the window for "
+        "free.",
+        "Between loading the tile and reading it, `barrier(CLK_LOCAL_MEM_FENCE)`: no work-item "
+        "may read the tile before all of them have written their part. Every work-item must "
+        "reach it, including those past `n`: keep it outside any `if`, and let no work-item "
+        "return before it.",
+        "After the barrier, each work-item with `i < n` takes the minimum of the "
+        "`2 * radius + 1` tile elements that start at its own `tile[get_local_id(0)]`: its "
+        "window, `i - radius` .. `i + radius`, both ends included.",
     ),
-    mistakes=_EROSION_1D_MISTAKES + (
+    mistakes=_erosion_1d_mistakes(borders=2, window=4) + (
         Mistake("halo not loaded", None,
                 "every wrong element lies within {radius} of its work-group's edge: the halo (the "
                 "radius elements on each side of the group's block) was not loaded into the tile",
-                wrong_at=_near_group_edges),
+                wrong_at=_near_group_edges, hint=2),
     ),
     finding_hints=(
         FindingHint("race", "barrier missing: work-items read the tile before the others have "
                     "finished writing it; put barrier(CLK_LOCAL_MEM_FENCE) between loading the "
-                    "tile and reading it", "local"),
+                    "tile and reading it", "local", hint=3),
         FindingHint("uninitialized", "the window reads tile elements that no work-item wrote: is "
-                    "the halo loaded, on both sides?"),
+                    "the halo loaded, on both sides?", hint=2),
         FindingHint("divergent_barrier", "the barrier is inside a branch (if (i < n) ...?): every "
-                    "work-item of the group must reach it, so keep it outside any condition"),
-        FindingHint("out_of_bounds_read", _CLIPPING, "global"),
+                    "work-item of the group must reach it, so keep it outside any condition",
+                    hint=3),
+        FindingHint("out_of_bounds_read", _CLIPPING, "global", hint=2),
         FindingHint("out_of_bounds_write", "the tile holds local size + 2 * radius floats: an index "
-                    "into it went past that", "local"),
+                    "into it went past that", "local", hint=1),
     ),
     widest=lambda limits: _erosion_1d_extremes(limits, tile=True),
     tiled=True,
@@ -321,22 +343,27 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "x = get_global_id(0) is the column, y = get_global_id(1) the row; the pixel is "
-        "in[y * width + x]. The range is rounded up in both dimensions: guard x < width && "
-        "y < height.",
-        "Two nested loops over the window, each clipped to the image as in erosion_1d.",
+        "`x = get_global_id(0)` is the column, `y = get_global_id(1)` the row, and pixel "
+        "`(x, y)` is `in[y * width + x]`. The range is rounded up in both dimensions: work-items "
+        "with `x >= width` or `y >= height` have no pixel.",
+        "Clip the window in each dimension as in `erosion_1d`: its columns run from `x - radius` "
+        "to `x + radius` within 0 .. `width - 1`, its rows from `y - radius` to `y + radius` "
+        "within 0 .. `height - 1` (careful with subtraction on a `uint`).",
+        "Two nested loops over the clipped window, the outer one over its rows and the inner one "
+        "along a row (neighbouring work-items then read neighbouring pixels); the minimum starts "
+        "at `INFINITY` or at the window's first pixel and is taken with `fmin`.",
     ),
     mistakes=(
         Mistake("frame skipped", _frame_skipped,
                 "the pixels within {radius} of the image's edge were not written: clip the window "
-                "to the image instead of skipping the border"),
+                "to the image instead of skipping the border", hint=2),
         Mistake("rows only", _rows_only,
                 "each pixel holds the minimum over its row's window only: erosion takes the "
                 "minimum over the whole (2 * radius + 1) x (2 * radius + 1) square, rows above and "
-                "below included"),
+                "below included", hint=3),
     ),
     finding_hints=(FindingHint("out_of_bounds_read", _CLIPPING.replace("0 .. n - 1", "the image"),
-                               "global"),),
+                               "global", hint=2),),
     widest=lambda limits: square_and_flat(limits, lambda w, h, loc: two_d_case(
         w, h, loc, {"width": w, "height": h, "radius": 2}, small_up_to=0)),
     wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
@@ -388,18 +415,21 @@ register(Exercise(
     rtol=2e-5,
     atol=1e-5,
     hints=(
-        "j = get_global_id(0) is the column, i = get_global_id(1) the row; the element is "
-        "a[i * cols + j]. Guard i < rows && j < cols: the range is rounded up.",
-        "Read a[i][j] and b[j] once into private variables, loop repeat times on the private copy, "
-        "and store once at the end: the loop then never touches global memory.",
+        "`j = get_global_id(0)` is the column, `i = get_global_id(1)` the row, and the element "
+        "is `a[i * cols + j]`. The range is rounded up: guard `i < rows && j < cols`.",
+        "The update is applied `repeat` times, so the kernel loops; `b`'s index is the column "
+        "`j`, the same for every row.",
+        "Read `a[i][j]` and `b[j]` once into private variables, loop `repeat` times on the "
+        "private copy, and store once at the end: global memory is then touched twice per "
+        "element whatever `repeat` is.",
     ),
     mistakes=(
         Mistake("applied once", lambda c, i: _matrix_vector(c, i, times=1),
                 "a was updated once: the update must be applied repeat = {repeat} times (a loop "
-                "in the kernel)"),
+                "in the kernel)", hint=2),
         Mistake("b by row", lambda c, i: _matrix_vector(c, i, by_row=True),
                 "b was indexed by the row: in a[i][j] += a[i][j] * b[j], b's index is the column "
-                "j = get_global_id(0)"),
+                "j = get_global_id(0)", hint=2),
     ),
     widest=lambda limits: square_and_flat(limits, lambda w, h, loc: two_d_case(
         w, h, loc, {"rows": h, "cols": w, "repeat": 3}, small_up_to=0)),

@@ -71,24 +71,29 @@ _SUM_ARGS_3 = (
 )
 
 _SUM_HINTS = (
-    "Each work-item first adds up its own elements in a private variable: i = get_global_id(0), "
-    "then i += get_global_size(0) while i < n (the range may be smaller or larger than n).",
-    "Then the work-group adds its work-items' sums in scratch: store yours at "
-    "scratch[get_local_id(0)], barrier, and at each step s = size / 2, size / 4, ..., 1 the "
-    "work-items below s add scratch[lid + s] onto scratch[lid], with a barrier after each step.",
-    "Every work-item must reach every barrier: keep barriers out of if (i < n) and out of "
-    "if (lid < s). Work-item 0 writes scratch[0] to partial[get_group_id(0)].",
+    "Two stages: each work-item first adds up its own elements in a private `int`; then the "
+    "work-group adds its work-items' sums in `scratch`, and work-item 0 writes the group's sum "
+    "to `partial[get_group_id(0)]`.",
+    "A work-item's own elements: start at `i = get_global_id(0)` and step by "
+    "`get_global_size(0)` while `i < n` (the range may be smaller or larger than `n`).",
+    "The tree: each work-item stores its sum at `scratch[get_local_id(0)]`, then a barrier; at "
+    "each step `s` = half the local size, a quarter, ..., 1, the work-items below `s` add the "
+    "element `s` places above their own onto it, with a barrier after each step. The lower half "
+    "adding the upper half keeps the working work-items packed together.",
+    "Every work-item must reach every barrier: keep the barriers out of `if (i < n)` and out of "
+    "`if (lid < s)`, and let every work-item run the tree's loop the same number of times.",
 )
 
 _SUM_FINDINGS = (
     FindingHint("race", "a barrier is missing: work-items read scratch before the others "
                 "have finished writing it (one barrier after the stores, one after each step)",
-                "local"),
+                "local", hint=3),
     FindingHint("divergent_barrier", "a barrier sits inside a branch or a loop that not every "
                 "work-item of the group takes (an if (i < n), an if (lid < s), or a loop whose "
-                "count differs): move the barrier out, and let every work-item loop alike"),
+                "count differs): move the barrier out, and let every work-item loop alike",
+                hint=4),
     FindingHint("out_of_bounds_read", "src was read past its end: guard every read with i < n",
-                "global"),
+                "global", hint=2),
 )
 
 register(Exercise(
@@ -110,7 +115,7 @@ register(Exercise(
         Mistake("one element each", lambda c, i: _grid_stride_partials(c, i, c.work_items),
                 "only the first {global_} elements were added: the range has fewer work-items "
                 "than n = {n} elements, so each work-item must add several (a loop with "
-                "i += get_global_size(0))"),
+                "i += get_global_size(0))", hint=2),
     ),
     finding_hints=_SUM_FINDINGS,
     widest=_sum_extremes,
@@ -183,31 +188,35 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "A work-group takes rows y = get_group_id(0), y += get_num_groups(0) while y < height "
-        "(there may be fewer work-groups than rows). Every work-item of the group runs this loop "
-        "the same number of times, so the barriers inside it are reached by all.",
-        "For a row, work-item lid adds m[y * width + x] * v[x] for x = lid, lid + local size, "
-        "...: neighbouring work-items read neighbouring floats (coalesced).",
-        "Store that sum in partial[lid], barrier, add the halves as in parallel_sum (a barrier "
-        "after each step), and let work-item 0 write partial[0] to w[y].",
+        "A work-group per row: the group takes the rows `y = get_group_id(0)`, then "
+        "`y += get_num_groups(0)` while `y < height` (there may be fewer work-groups than rows). "
+        "Every work-item of the group runs this loop the same number of times, so the barriers "
+        "inside it are reached by all.",
+        "For a row, work-item `lid` adds up the products of the row's elements and `v`'s at the "
+        "columns `x = lid`, `lid + get_local_size(0)`, ... below `width`: neighbouring "
+        "work-items read neighbouring floats (coalesced).",
+        "Then the tree of `parallel_sum`, on `partial`: each work-item stores its sum at "
+        "`partial[lid]`, a barrier, then the upper half is added onto the lower half, step by "
+        "step, with a barrier after each step where every work-item reaches it (not inside the "
+        "`if` that picks the lower half). Work-item 0 then writes `partial[0]` to `w[y]`.",
     ),
     mistakes=(
         Mistake("one row per group", lambda c, i: _mat_vec(c, i, rows=c.num_groups[0]),
                 "only the first {groups} rows were computed: there are fewer work-groups than "
-                "rows, so each work-group must loop over rows (y += get_num_groups(0))"),
+                "rows, so each work-group must loop over rows (y += get_num_groups(0))", hint=1),
         Mistake("no stride", lambda c, i: _mat_vec(c, i, lanes=c.local_size[0]),
                 "only the first {local} columns were used: each work-item must loop over the row "
-                "with x += get_local_size(0)"),
+                "with x += get_local_size(0)", hint=2),
         Mistake("no reduction", lambda c, i: _mat_vec(c, i, first_only=True),
                 "w holds work-item 0's share of each row only: the work-group's partial sums "
-                "must all be added (the tree in local memory)"),
+                "must all be added (the tree in local memory)", hint=3),
     ),
     finding_hints=(
         FindingHint("race", "a barrier is missing: one after the stores to partial and "
-                    "one after each step of the tree", "local"),
-        _SUM_FINDINGS[1],
+                    "one after each step of the tree", "local", hint=3),
+        replace(_SUM_FINDINGS[1], hint=3),
         FindingHint("out_of_bounds_read", "m or v was read past its end: guard x < width and "
-                    "y < height", "global"),
+                    "y < height", "global", hint=2),
     ),
     widest=_mat_vec_extremes,
     tiled=True,
@@ -287,32 +296,42 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Element (x, y) of in is in[y * width + x]; it goes to out[x * height + y]. Guard both "
-        "x < width and y < height: the range is rounded up in both dimensions.",
-        "With the tile: the work-group's block starts at column get_group_id(0) * T and row "
-        "get_group_id(1) * T of in. Load tile[ly * (T + 1) + lx] from the block, barrier, then "
-        "write out's block (row = block column + ly, column = block row + lx) from "
-        "tile[lx * (T + 1) + ly].",
-        "Every work-item must reach the barrier, also those outside the matrix: guard the load "
-        "and the store, never return before the barrier.",
+        "Element `(x, y)` of `in` goes to `out[x * height + y]`. Written straight from `in` to "
+        "`out`, the values are right but the writes are strided, and the check fails a kernel "
+        "that never uses the tile. Through the tile: the work-group reads a `T x T` block of "
+        "`in` into `tile` (neighbours reading neighbouring floats of a row), waits at a "
+        "barrier, then writes the block's transpose to `out` from `tile` (neighbours writing "
+        "neighbouring floats of a row of `out`).",
+        "The block starts at column `get_group_id(0) * T` and row `get_group_id(1) * T` of `in` "
+        "(`T = get_local_size(0)`). Work-item `(lx, ly)` loads the block's element at column "
+        "`lx`, row `ly` into row `ly`, column `lx` of the tile, whose rows are `T + 1` floats "
+        "long.",
+        "The block's transpose starts at row `get_group_id(0) * T` and column "
+        "`get_group_id(1) * T` of `out`. Work-item `(lx, ly)` writes row `block column + ly`, "
+        "column `block row + lx` of `out`, taking the tile's element at row `lx`, column `ly`: "
+        "the roles of `lx` and `ly` swap in the tile, not in `out`, so the writes stay "
+        "coalesced.",
+        "Guard the load (`x < width`, `y < height`) and the store (a row of `out` below "
+        "`width`, a column below `height`), never the barrier: every work-item must reach it, "
+        "also those outside the matrix, so none returns before it.",
     ),
     mistakes=(
         Mistake("copied", _transposed_as_copy,
                 "out holds a copy of in, not its transpose: element (x, y) of in, "
-                "in[y * width + x], goes to out[x * height + y]"),
+                "in[y * width + x], goes to out[x * height + y]", hint=1),
     ),
     finding_hints=(
         FindingHint("race", "a barrier(CLK_LOCAL_MEM_FENCE) is missing between the loads into "
                     "tile and the reads of it: a work-item reads what another one wrote",
-                    "local"),
+                    "local", hint=1),
         FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it, "
-                    "or a barrier inside an if): guard the load and the store instead"),
+                    "or a barrier inside an if): guard the load and the store instead", hint=4),
         FindingHint("out_of_bounds_read", "in was read past its end: guard x < width and "
-                    "y < height before loading", "global"),
+                    "y < height before loading", "global", hint=4),
         FindingHint("out_of_bounds_write", "out was written past its end: its rows are height "
-                    "floats long and there are width of them; guard the store", "global"),
+                    "floats long and there are width of them; guard the store", "global", hint=4),
         FindingHint("out_of_bounds_read", "tile was read past its end: it holds T * (T + 1) "
-                    "floats, rows of T + 1", "local"),
+                    "floats, rows of T + 1", "local", hint=2),
     ),
     performance=Performance(_transpose_perf(2048), _transpose_perf(512)),
     widest=_transpose_extremes,
@@ -371,20 +390,24 @@ register(Exercise(
     rtol=1e-6,
     atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
     hints=(
-        "Keep the loop, change its order: start at i = get_global_id(0) and step by "
-        "get_global_size(0) while i < n. At every step the work-items then cover "
-        "get_global_size(0) neighbouring elements.",
-        "n need not be a multiple of the global size: loop while i < n rather than counting steps.",
+        "The chunks are the trouble: at every step of the loop, neighbouring work-items are a "
+        "whole chunk apart. Keep a loop in every work-item, but change which elements it visits, "
+        "so that at every step the work-items together cover `get_global_size(0)` neighbouring "
+        "elements.",
+        "Start at `get_global_id(0)` and step by `get_global_size(0)`: the grid-stride loop of "
+        "`sum_ints_multi`.",
+        "`n` need not be a multiple of the global size: loop while the index is below `n` rather "
+        "than counting steps.",
     ),
     mistakes=(
         Mistake("one element each", _saxpy_first(lambda c: c.global_size[0]),
                 "only the first {global_} elements were updated, one per work-item: there are "
                 "fewer work-items than elements, so each one loops (i, i + get_global_size(0), ... "
-                "while i < n)"),
+                "while i < n)", hint=1),
         Mistake("leftover", _saxpy_first(lambda c: c["n"] // c.global_size[0] * c.global_size[0]),
                 "the last {leftover} elements were not updated: n = {n} is not a multiple of the "
                 "global size {global_}; loop while the index is below n instead of counting steps",
-                details=grid_stride_details),
+                details=grid_stride_details, hint=3),
     ),
     performance=Performance(_saxpy_perf(1 << 24, 1 << 16), _saxpy_perf(1 << 20, 1 << 13),
                             given=("level3.cl", "saxpy_chunks")),
@@ -461,19 +484,30 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "Reorder: let the first ceil(n / 2) work-items take the even elements (i = 2 * g) and "
-        "the rest the odd ones (i = 2 * (g - ceil(n / 2)) + 1), so that a warp's work-items "
-        "agree on the branch.",
-        "Or one loop for all: both steps are v = (a * v + b) * v + c; read a, b, c from a "
-        "__constant table indexed by i & 1 (even: 0, 0.9, 0.1; odd: 0.25, 0, -0.5).",
+        "The step still depends on the parity of the element `i`, not of the work-item: even "
+        "elements go through `0.9 v + 0.1`, odd ones through `0.25 v v - 0.5`, `rounds` times. A "
+        "warp splits only when its work-items disagree on a branch. Two remedies keep the result: "
+        "give each warp elements of one parity (static reordering), or replace the branch by "
+        "arithmetic (a lookup table).",
+        "Static reordering: the first `ceil(n / 2)` work-items take the even elements and the "
+        "rest the odd ones, work-item `g` taking element `2 g` while `g < ceil(n / 2)` and "
+        "element `2 (g - ceil(n / 2)) + 1` after that. Only the warp at the seam then splits; "
+        "work-items with `g >= n` have no element.",
+        "A lookup table: both steps are `v = (a v + b) v + c` for some `a`, `b`, `c` (even: 0, "
+        "0.9, 0.1; odd: 0.25, 0, -0.5). Read them from a `__constant` table indexed by the "
+        "parity of `i`, and every work-item runs the same loop. Which is faster, the table or "
+        "the reordering, and why? (Count the operations a warp runs per round.)",
+        "A `__constant float3` table is correct OpenCL, but NVIDIA's driver reads it with the "
+        "wrong stride (`results/float3-constant-nvidia-h100.json`): the check then says so. "
+        "`float4` avoids it.",
     ),
     mistakes=(
         Mistake("even step everywhere", _one_branch(0),
                 "every element went through the even step (0.9 v + 0.1): the odd elements "
-                "(i % 2 == 1) take 0.25 v v - 0.5"),
+                "(i % 2 == 1) take 0.25 v v - 0.5", hint=1),
         Mistake("odd step everywhere", _one_branch(1),
                 "every element went through the odd step (0.25 v v - 0.5): the even elements "
-                "(i % 2 == 0) take 0.9 v + 0.1"),
+                "(i % 2 == 0) take 0.9 v + 0.1", hint=1),
     ),
     performance=Performance(_woven_perf(1 << 22, 256), _woven_perf(1 << 18, 64), peak="compute",
                             # 2 flops a round on even elements, 3 on odd ones

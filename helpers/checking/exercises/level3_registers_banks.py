@@ -110,36 +110,40 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "Keep one work-item per signal and the loop over t. Replace the array ring[8] by eight "
-        "variables h0 .. h7 (h0 the newest sample, h7 the oldest) that start at 0.0f.",
-        "At every step move each sample one place older, oldest first: h7 = h6; h6 = h5; ... "
-        "h1 = h0; then h0 = x[t * channels + c]. Moving newest first would copy h0 into all of "
-        "them.",
-        "y[t * channels + c] = coef[0] * h0 + coef[1] * h1 + ... + coef[7] * h7. Reading the "
-        "eight coefficients into variables once, before the loop, saves reading them at every "
-        "step.",
+        "Keep one work-item per signal (work-items with `c >= channels` have none) and the loop "
+        "over `t`. The index `t % 8` is known only while the kernel runs, which keeps `ring` in "
+        "memory: replace the array by eight variables, `h0` (the newest sample) to `h7` (the "
+        "oldest), all `0.0f` at the start.",
+        "At every step each sample moves one place older, and then the new sample "
+        "`x[t * channels + c]` takes `h0`'s place. Move them oldest first, from `h7` down to "
+        "`h1`: moving newest first would copy `h0` into all of them.",
+        "`y[t * channels + c]` is the sum of the eight products of a coefficient and a sample: "
+        "`coef[0]` with the newest, `h0`, up to `coef[7]` with the oldest, `h7`.",
+        "Reading the eight coefficients into private variables once, before the loop over `t`, "
+        "saves reading `coef` at every step.",
     ),
     mistakes=(
         Mistake("taps reversed", _taps_reversed,
                 "the taps are applied in reverse: coef[0] belongs to the newest sample x[t] and "
-                "coef[7] to the oldest, x[t - 7]"),
+                "coef[7] to the oldest, x[t - 7]", hint=3),
         Mistake("shifted newest first", _shifted_newest_first,
                 "the samples were moved newest first (h1 = h0 before h2 = h1), so every older "
                 "place holds the previous sample: move them oldest first, h7 = h6 down to h1 = h0, "
-                "then h0 = the new sample"),
+                "then h0 = the new sample", hint=2),
         Mistake("stored before the shift", _stored_before_the_shift,
                 "the new sample was stored before the shift, so it moved on at once: x[t] is "
                 "counted twice (with coef[0] and coef[1]) and x[t - 7] never. Shift first "
-                "(h7 = h6 ... h1 = h0), then h0 = x[t * channels + c]"),
+                "(h7 = h6 ... h1 = h0), then h0 = x[t * channels + c]", hint=2),
     ),
     finding_hints=(
         FindingHint("uninitialized", "the history is read before it is set: start every place "
-                    "of it at 0.0f before the loop over t (the samples before the first are 0)"),
+                    "of it at 0.0f before the loop over t (the samples before the first are 0)",
+                    hint=1),
         FindingHint("out_of_bounds_read", "x was read past its end: sample t of signal c is "
                     "x[t * channels + c], for t < steps and c < channels (return early when "
-                    "c >= channels)", "global"),
+                    "c >= channels)", "global", hint=1),
         FindingHint("out_of_bounds_write", "y was written past its end: write y[t * channels + c] "
-                    "only for c < channels", "global"),
+                    "only for c < channels", "global", hint=1),
     ),
     performance=Performance(fir_case(1 << 15, 128, 128, small=False),
                             fir_case(1 << 13, 64, 128, small=False),
@@ -212,38 +216,48 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "Keep the two steps (copy the work-group's records into the tile with neighbouring "
-        "work-items on neighbouring floats; then each work-item sums its own record there) and "
-        "change only where the floats lie in the tile.",
-        "Give each record a row of 33 floats: float i of the work-group's records (record i / 32, "
-        "field i % 32) goes to tile[(i / 32) * 33 + i % 32], and work-item l reads its record at "
-        "tile[l * 33 + f]. Record l then starts in bank l % 32, so at every f the warp's 32 "
-        "reads fall in 32 different banks.",
-        "Another way, with no padding: work-item l reads field (f + l) % 32 at step f. The sum "
-        "is the same, and again every work-item of a warp is in a bank of its own.",
+        "Keep the two steps of the kernel you start from (copy the work-group's records into the "
+        "tile with neighbouring work-items on neighbouring floats; then each work-item sums its "
+        "own record from the tile) and change only where the floats lie in the tile, or the "
+        "order in which a work-item reads its record.",
+        "Pad: give each record a row of 33 floats, so that record `l` starts in bank `l % 32`. "
+        "Float `i` of the group's records (record `i / 32`, field `i % 32`) goes to row "
+        "`i / 32`, column `i % 32` of the padded tile, and work-item `l` sums the first 32 floats "
+        "of row `l` (the 33rd is padding). At every field the warp's 32 reads then fall in 32 "
+        "different banks.",
+        "Or reorder, with rows of 32: at step `f` work-item `l` reads field `(f + l) % 32` of its "
+        "record. The sum is the same, and every work-item of a warp reads a bank of its own.",
+        "Keep what the start already gets right: work-group `g`'s records start at record "
+        "`g * get_local_size(0)`, and in the last work-group some may lie past `n` (copy zeros "
+        "for them, store sums only for records below `n`); every work-item reaches the barrier "
+        "between filling the tile and reading it.",
     ),
     mistakes=(
         Mistake("last field left out", _last_field_left_out,
                 "each sum leaves out the last of the record's 32 floats: sum f = 0 .. 31 "
-                "(the 33rd float of a padded row is padding, not data)"),
+                "(the 33rd float of a padded row is padding, not data)", hint=2),
         Mistake("first work-group only", _first_group_only,
                 "every work-group summed the first work-group's records: work-group g starts at "
-                "record g * get_local_size(0), in the copy and in the sums"),
+                "record g * get_local_size(0), in the copy and in the sums", hint=4),
     ),
     finding_hints=(
-        FindingHint("race", "a barrier is missing between filling the tile and reading it", "local"),
+        FindingHint("race", "a barrier is missing between filling the tile and reading it", "local",
+                    hint=4),
         FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it): "
-                    "guard the copy and the store, and let every work-item reach the barrier"),
+                    "guard the copy and the store, and let every work-item reach the barrier",
+                    hint=4),
         FindingHint("out_of_bounds_read", "records was read past its end: the work-group's last "
-                    "record may be past n when n is not a multiple of the local size", "global"),
+                    "record may be past n when n is not a multiple of the local size", "global",
+                    hint=4),
         FindingHint("out_of_bounds_write", "sums was written past its end: store only for "
-                    "records below n", "global"),
-        FindingHint("out_of_bounds_read", f"the tile was read past its end: {_TILE}", "local"),
+                    "records below n", "global", hint=4),
+        FindingHint("out_of_bounds_read", f"the tile was read past its end: {_TILE}", "local",
+                    hint=2),
         FindingHint("out_of_bounds_write", f"the tile was written past its end: {_TILE}",
-                    "local"),
+                    "local", hint=2),
         FindingHint("uninitialized", "a sum read a float of the tile before anything was "
                     "written there: the barrier between filling the tile and reading it is "
-                    "missing, or a float of a record's row is never copied"),
+                    "missing, or a float of a record's row is never copied", hint=4),
     ),
     performance=Performance(records_case(1 << 18, 128, small=False),
                             records_case(1 << 14, 128, small=False),

@@ -120,48 +120,56 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "Start from the plain product: col = get_global_id(0), row = get_global_id(1), and "
-        "sum += a[row * k + j] * b[j * n + col] for j < k, stored when row < m and col < n. It "
-        "gives the right values (and the check says it never uses the tiles); then replace the "
-        "one loop over j by two.",
-        "The outer loop steps k0 = 0, T, 2T, ... while k0 < k (T = get_local_size(0)). In each "
-        "step work-item (lx, ly) copies a[row][k0 + lx] into a_tile[ly * T + lx] and "
-        "b[k0 + ly][col] into b_tile[ly * T + lx], or 0.0f where that element is outside a or b.",
-        "barrier(CLK_LOCAL_MEM_FENCE) after the copies, then sum += a_tile[ly * T + j] * "
-        "b_tile[j * T + lx] for j < T, then a second barrier before the next step overwrites the "
-        "tiles.",
-        "Every work-item must reach both barriers, also those whose row or col is outside c: "
-        "never return early; guard only the loads and the final store.",
+        "Start from the plain product: `col = get_global_id(0)`, `row = get_global_id(1)`, one "
+        "loop over `j < k` that adds `a`'s element at row `row`, column `j` times `b`'s at row "
+        "`j`, column `col`, stored in `c` when `row < m` and `col < n`. It gives the right values "
+        "(and the check says it never uses the tiles); then split the loop over `j` into steps "
+        "`k0 = 0, T, 2T, ...` while `k0 < k` (`T = get_local_size(0)`) and an inner loop over "
+        "the tile.",
+        "In each step work-item `(lx, ly)` copies one value of each matrix into row `ly`, column "
+        "`lx` of its tile (each tile holds `T * T` floats, row after row): from `a`, row `row` "
+        "and column `k0 + lx`; from `b`, row `k0 + ly` and column `col`. `k` need not be a "
+        "multiple of `T`, so the last step's tiles stick out of the matrices: where the element "
+        "lies outside `a` or `b`, copy `0.0f`.",
+        "`barrier(CLK_LOCAL_MEM_FENCE)` after the copies; then the inner loop adds, for `j < T`, "
+        "row `ly` of `a`'s tile times column `lx` of `b`'s; then a second barrier, before the "
+        "next step overwrites the tiles.",
+        "Every work-item must reach both barriers, also those whose `row` or `col` is outside "
+        "`c`: never return early; guard only the loads and the final store.",
     ),
     mistakes=(
         Mistake("last tile dropped", _last_tile_dropped,
                 "the last {k_left} values along k were left out: k = {k} is not a multiple of "
                 "the tile width {t}, so the last step's tiles are only partly inside a and b. "
                 "Loop while k0 < k and load 0.0f for the parts outside",
-                details=lambda c: {"k_left": c["k"] % c.local_size[0], "t": c.local_size[0]}),
+                details=lambda c: {"k_left": c["k"] % c.local_size[0], "t": c.local_size[0]},
+                hint=2),
         Mistake("tiles transposed", _read_transposed("both"),
                 "both tiles are read transposed: the sum needs row ly of a's tile "
-                "(a_tile[ly * T + j]) and column lx of b's (b_tile[j * T + lx])"),
+                "(a_tile[ly * T + j]) and column lx of b's (b_tile[j * T + lx])", hint=3),
         Mistake("a tile transposed", _read_transposed("a"),
                 "a's tile is read transposed: the sum needs row ly of it, a_tile[ly * T + j], "
-                "which holds a[row][k0 + j]"),
+                "which holds a[row][k0 + j]", hint=3),
         Mistake("b tile transposed", _read_transposed("b"),
                 "b's tile is read transposed: the sum needs column lx of it, b_tile[j * T + lx], "
-                "which holds b[k0 + j][col]"),
+                "which holds b[k0 + j][col]", hint=3),
     ),
     finding_hints=(
         FindingHint("race", "a barrier is missing: one after filling the tiles (before anyone "
                     "reads them) and one after the multiply-adds (before the next step "
-                    "overwrites them); Oclgrind's line shows which access raced", "local"),
+                    "overwrites them); Oclgrind's line shows which access raced", "local",
+                    hint=3),
         FindingHint("divergent_barrier", "some work-items skip a barrier (a return before it, or a "
-                    "barrier inside if (row < m && col < n)): guard the loads and the store instead"),
+                    "barrier inside if (row < m && col < n)): guard the loads and the store instead",
+                    hint=4),
         FindingHint("out_of_bounds_read", "a or b was read past its end: guard the loads with "
-                    "row < m, k0 + lx < k (a) and k0 + ly < k, col < n (b)", "global"),
+                    "row < m, k0 + lx < k (a) and k0 + ly < k, col < n (b)", "global", hint=2),
         FindingHint("out_of_bounds_write", "c was written past its end: store only when row < m "
-                    "and col < n", "global"),
-        FindingHint("out_of_bounds_read", f"a tile was read past its end: {_TILE_LAYOUT}", "local"),
+                    "and col < n", "global", hint=4),
+        FindingHint("out_of_bounds_read", f"a tile was read past its end: {_TILE_LAYOUT}", "local",
+                    hint=2),
         FindingHint("out_of_bounds_write", f"a tile was written past its end: {_TILE_LAYOUT}",
-                    "local"),
+                    "local", hint=2),
     ),
     performance=Performance(_perf(512), _perf(256), peak="compute",
                             flops=lambda c: 2.0 * c["m"] * c["n"] * c["k"]),

@@ -142,71 +142,75 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Each work-item goes over i = get_global_id(0), i += get_global_size(0) while i < n: there "
-        "may be fewer work-items than elements. bins[data[i]]++ loses counts when two work-items "
-        "meet the same value: atomic_inc(&bins[data[i]]) is correct (and where the exercise "
-        "starts).",
-        "Faster: count in local_bins. Zero all nbins of them first (b = get_local_id(0), "
-        "b += get_local_size(0) while b < nbins: there may be more bins than work-items), then "
-        "barrier, then atomic_inc(&local_bins[data[i]]), then barrier again.",
-        "Last, each work-item takes some bins (the same loop over b) and adds the group's count "
-        "with atomic_add(&bins[b], local_bins[b]): other work-groups add to the same bins, and "
-        "bins arrived holding counts, so add, never store.",
+        "Each work-item goes over `i = get_global_id(0)`, `i += get_global_size(0)` while "
+        "`i < n`: there may be fewer work-items than elements, or more. `bins[data[i]]++` loses "
+        "counts when two work-items meet the same value at once (the read, the add and the write "
+        "of one can fall between those of the other): an `atomic_inc` on the bin is correct, "
+        "and where the exercise starts (`histogram_global`), but slow.",
+        "Faster: count in `local_bins`, one histogram per work-group. Zero all `nbins` of them "
+        "first, with a loop over `b` that starts at `get_local_id(0)` and steps by "
+        "`get_local_size(0)` while `b < nbins` (there may be more bins than work-items, or "
+        "fewer); then a barrier; then count with `atomic_inc` on `local_bins`; then a barrier "
+        "again. Every work-item reaches both barriers: keep them out of the loops and never "
+        "return before them.",
+        "Last, each work-item takes some bins (the same loop over `b`) and adds the work-group's "
+        "count to `bins[b]` with `atomic_add`: other work-groups add to the same bins, and "
+        "`bins` arrived holding counts, so add, never store. A zero adds nothing: skip it.",
     ),
     mistakes=(
         Mistake("counts stored over bins", _stored_over,
                 "bins holds this run's counts only: it arrived holding counts, and the kernel "
-                "must add to them (atomic_add(&bins[b], count)), not store over them"),
+                "must add to them (atomic_add(&bins[b], count)), not store over them", hint=3),
         Mistake("no stride", lambda c, i: _added(c, i, c.work_items),
                 "only the first {global_} elements of data were counted: the range has fewer "
                 "work-items than n = {n} elements, so each work-item must count several "
-                "(i += get_global_size(0) while i < n)"),
+                "(i += get_global_size(0) while i < n)", hint=1),
         Mistake("local stride", _local_stride,
                 "elements were counted several times: the loop steps by the work-group's size "
                 "({local}), and work-items of other groups count the same elements; step by the "
-                "whole range, i += get_global_size(0) ({global_})"),
+                "whole range, i += get_global_size(0) ({global_})", hint=1),
         Mistake("one bin each", _merged_once,
                 "only the first {local} bins got their counts: there are more bins (nbins = "
                 "{nbins}) than work-items in a group, so each work-item must add several "
-                "(b += get_local_size(0) while b < nbins)"),
+                "(b += get_local_size(0) while b < nbins)", hint=3),
     ),
     finding_hints=(
         FindingHint("race", "an update of bins is not atomic: two work-items that add to the "
                     "same bin at once both read the old count, and one addition is lost; use "
                     "atomic_inc(&bins[v]) or atomic_add(&bins[b], count)", "global",
-                    _PLAIN_UPDATE),
+                    _PLAIN_UPDATE, hint=1),
         FindingHint("race", "counts stored over bins: several work-groups write the same bin, "
                     "each replacing what the others wrote; add with atomic_add(&bins[b], count)",
-                    "global", _PLAIN_STORE),
+                    "global", _PLAIN_STORE, hint=3),
         FindingHint("race", "the local increment is not atomic: work-items of a group that meet "
                     "the same value lose counts; use atomic_inc(&local_bins[v])", "local",
-                    _PLAIN_UPDATE),
+                    _PLAIN_UPDATE, hint=2),
         FindingHint("race", "a plain read of a counter races with other work-items' atomics "
                     "(the read that seeds a compare-and-swap loop, say): every access of a shared "
                     "counter while others count must be atomic; seed the loop with a guess of 0",
-                    None, _PLAIN_SEED),
+                    None, _PLAIN_SEED, hint=1),
         FindingHint("race", "a barrier is missing: one between zeroing local_bins and counting "
                     "in it, and one between counting and adding the counts to bins (a "
                     "work-item read a counter that others were still changing)", "local",
-                    r"^(?!.*(\+\+|\+=|cmpxchg|=\s*\*)).*|^(?!.*cmpxchg).*atomic"),
+                    r"^(?!.*(\+\+|\+=|cmpxchg|=\s*\*)).*|^(?!.*cmpxchg).*atomic", hint=2),
         FindingHint("uninitialized", "local_bins was not zeroed before counting: it starts out "
                     "holding anything; zero all nbins of them (b = get_local_id(0), "
                     "b += get_local_size(0) while b < nbins, as there may be more bins than "
-                    "work-items), then barrier"),
+                    "work-items), then barrier", hint=2),
         FindingHint("divergent_barrier", "a barrier sits inside a branch or a loop that not every "
                     "work-item of the group takes (inside the counting loop, or after an early "
-                    "return): put the two barriers where every work-item reaches them"),
+                    "return): put the two barriers where every work-item reaches them", hint=2),
         FindingHint("out_of_bounds_write", "local_bins was written past its end: it holds nbins "
                     "counters, which may be fewer than the work-items of a group (guard b < nbins "
                     "where you zero it), and a value read from past the end of data can be any "
-                    "index (guard i < n)", "local"),
+                    "index (guard i < n)", "local", hint=2),
         FindingHint("out_of_bounds_read", "local_bins was read past its end: it holds nbins "
                     "counters, fewer than the work-items of a group at times; guard b < nbins",
-                    "local"),
+                    "local", hint=3),
         FindingHint("out_of_bounds_read", "data was read past its end: guard every read with "
-                    "i < n", "global"),
+                    "i < n", "global", hint=1),
         FindingHint("out_of_bounds_write", "bins was written past its end: it holds nbins "
-                    "counters; guard b < nbins", "global"),
+                    "counters; guard b < nbins", "global", hint=3),
     ),
     performance=Performance(_perf(1 << 24, 1 << 18, 256), _perf(1 << 20, 1 << 14, 64),
                             given=("advanced.cl", "histogram_global")),

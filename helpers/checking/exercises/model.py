@@ -174,6 +174,8 @@ class Mistake:
     unwritten elements of the first output have the mistake's pattern (for mistakes whose values are
     garbage, e.g. a halo never loaded). The learner then reads ``message``, formatted with the case's
     params, its ``local``, ``groups`` and ``global_`` sizes, and whatever ``details(case)`` adds.
+    ``hint``: which of the exercise's hints (1-based, into ``Exercise.hints``) addresses the
+    mistake, named beside it in the verdict; 0 where none does.
     """
 
     name: str
@@ -181,6 +183,7 @@ class Mistake:
     message: str
     wrong_at: Callable[[Case, np.ndarray], bool] | None = None
     details: Callable[[Case], dict] | None = None
+    hint: int = 0
 
 
 @dataclass(frozen=True)
@@ -188,12 +191,14 @@ class FindingHint:
     """What an Oclgrind report of ``kind`` (in ``memory``: "local", "global" or any) most likely
     means in this exercise, e.g. a race on local memory in a tiled kernel: a missing barrier.
     ``code``: a regular expression the reported line of source must match (a race at a plain
-    ``bins[v]++`` is another mistake than one at an atomic)."""
+    ``bins[v]++`` is another mistake than one at an atomic). ``hint``: as :class:`Mistake`'s, the
+    exercise's hint (1-based) that addresses it, 0 where none does."""
 
     kind: str
     message: str
     memory: str | None = None
     code: str | None = None
+    hint: int = 0
 
 
 def unwritten(length: int) -> np.ndarray:
@@ -233,6 +238,8 @@ class Exercise:
     cases: tuple[Case, ...]
     make_inputs: Callable[[Case, np.random.Generator], Inputs]
     reference: Callable[[Case, Inputs], Outputs]
+    # Markdown, from the general idea to the more specific; ideas, never the solution's code. The
+    # notebook's hint cell is made from them (see :mod:`.cells`), revealed one at a time.
     hints: tuple[str, ...] = ()
     mistakes: tuple[Mistake, ...] = ()
     finding_hints: tuple[FindingHint, ...] = ()
@@ -395,16 +402,19 @@ def first_written(count: Callable[[Case], int], out: str,
     return model
 
 
-def wrong_index_mistakes(out: str, reference: Callable[[Case, Inputs], Outputs]
+def wrong_index_mistakes(out: str, reference: Callable[[Case, Inputs], Outputs], hint: int = 0
                           ) -> tuple[Mistake, ...]:
+    """A work-item's index taken from get_local_id or get_group_id (``hint``: the exercise's hint
+    about the index)."""
     return (
         Mistake("local id", first_written(lambda c: c.local_size[0], out, reference),
                 "only the first {local} elements were written, the size of one work-group: "
                 "get_local_id(0) counts inside a work-group; the element index is "
-                "get_global_id(0)"),
+                "get_global_id(0)", hint=hint),
         Mistake("group id", first_written(lambda c: c.num_groups[0], out, reference),
                 "only the first {groups} elements were written, one per work-group: "
-                "get_group_id(0) numbers work-groups; the element index is get_global_id(0)"),
+                "get_group_id(0) numbers work-groups; the element index is get_global_id(0)",
+                hint=hint),
     )
 
 def study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) -> Exercise:

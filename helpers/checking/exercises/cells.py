@@ -1,0 +1,132 @@
+"""The notebook cells made from the registry: an exercise's hints, one collapsible each, then the
+course's solution in a last one (DESIGN.md section 5: "hints one at a time, check, a solution to
+reveal"). The registry's ``Exercise.hints`` are the only source; ``tools/sync_exercise_cells.py``
+writes them into the notebooks and ``tests/test_exercises.py`` checks that they agree.
+
+The standard library and the registry only: the notebooks are read as JSON, nothing is run.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+from .model import Exercise
+
+# The course's solutions/ (the same folder as helpers.paths.SOLUTIONS: helpers/ sits in the root).
+SOLUTIONS = Path(__file__).resolve().parents[3] / "solutions"
+WIDTH = 100   # the notebooks' prose is wrapped at 100 columns
+
+# One hint or the solution, as a collapsible; what the sync replaces (the ones before a check).
+BLOCK = re.compile(r"<details>\s*<summary>(?:Hint(?: \d+)?|Solution)</summary>.*?</details>",
+                   re.DOTALL)
+# Code that checks an exercise: check("NAME" ...) (not run_check), or a %%kernel NAME cell.
+_CHECK = r"(?<!\w)check\(\s*[\"']{name}[\"']"
+_KERNEL = r"\A\s*%%kernel\s+{name}\b"
+
+
+def _wrapped(text: str) -> str:
+    """``text`` wrapped at :data:`WIDTH`, never inside a `code span`."""
+    spans = re.split(r"(`[^`]*`)", text)
+    glued = "".join(s.replace(" ", "\0") if s.startswith("`") else s for s in spans)
+    lines = textwrap.wrap(glued, WIDTH, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines).replace("\0", " ")
+
+
+def solution_source(ex: Exercise, solutions: Path | None = None) -> str:
+    """The text of the course's solution, ``solutions/NAME.cl``, stripped."""
+    return ((solutions or SOLUTIONS) / f"{ex.name}.cl").read_text(encoding="utf-8").strip()
+
+
+def hints_markdown(ex: Exercise, solutions: Path | None = None, solution: bool = True) -> str:
+    """The Markdown of the exercise's hint cell, less any prose around it: one collapsible per
+    hint of ``ex.hints``, then one that holds the solution (``solutions``: the folder of the
+    solutions, the course's by default; ``solution=False``: no solution block, for a copy of the
+    course without solutions/, as on a graded day)."""
+    blocks = [f"<details><summary>Hint {k}</summary>\n\n{_wrapped(h)}\n</details>"
+              for k, h in enumerate(ex.hints, 1)]
+    if solution:
+        blocks.append("<details><summary>Solution</summary>\n\nOpen this only after the hints: "
+                      f"the course's solution, `solutions/{ex.name}.cl`.\n\n```c\n"
+                      f"{solution_source(ex, solutions)}\n```\n</details>")
+    return "\n".join(blocks)
+
+
+def hint_span(text: str) -> tuple[int, int] | None:
+    """Where a markdown cell's hint and solution blocks lie: from the first one's
+    ``<details>`` to the last one's ``</details>`` (None if it has none)."""
+    blocks = list(BLOCK.finditer(text))
+    return (blocks[0].start(), blocks[-1].end()) if blocks else None
+
+
+def with_hints(text: str, ex: Exercise, solutions: Path | None = None,
+               solution: bool = True) -> str:
+    """A markdown cell's text with its hint blocks replaced by :func:`hints_markdown` (the prose
+    before and after kept), or with them added at its end where it has none."""
+    md = hints_markdown(ex, solutions, solution)
+    span = hint_span(text)
+    if span is None:
+        return f"{text.rstrip()}\n\n{md}" if text.strip() else md
+    return text[:span[0]] + md + text[span[1]:]
+
+
+def source(cell: dict) -> str:
+    s = cell.get("source", "")
+    return s if isinstance(s, str) else "".join(s)
+
+
+def _checks(cell: dict, name: str) -> bool:
+    """Whether ``cell`` is code that checks an exercise whose name matches the pattern ``name``."""
+    if cell.get("cell_type") != "code":
+        return False
+    text = source(cell)
+    return bool(re.search(_CHECK.format(name=name), text)
+                or re.search(_KERNEL.format(name=name), text))
+
+
+def _checks_any(cell: dict) -> bool:
+    return _checks(cell, r"\w+")
+
+
+def check_cell(cells: list[dict], name: str) -> int | None:
+    """The index of the first code cell that checks exercise ``name``."""
+    return next((i for i, c in enumerate(cells) if _checks(c, re.escape(name))), None)
+
+
+def _cells_before_check(cells: list[dict], name: str) -> list[int]:
+    """The markdown cells between the check of ``name`` and the code that checks an exercise
+    before it, nearest first."""
+    at = check_cell(cells, name)
+    if at is None:
+        return []
+    out = []
+    for i in range(at - 1, -1, -1):
+        if _checks_any(cells[i]):
+            break
+        if cells[i].get("cell_type") == "markdown":
+            out.append(i)
+    return out
+
+
+def hint_cell(cells: list[dict], name: str) -> int | None:
+    """The index of exercise ``name``'s hint cell: the markdown cell nearest before its check that
+    holds hint blocks (none from an earlier exercise's)."""
+    return next((i for i in _cells_before_check(cells, name) if hint_span(source(cells[i]))),
+                None)
+
+
+def hint_cell_or_place(cells: list[dict], name: str) -> int | None:
+    """The hint cell, or where there is none the markdown cell just before the check, which is to
+    hold the hints."""
+    found = hint_cell(cells, name)
+    if found is not None:
+        return found
+    before = _cells_before_check(cells, name)
+    return before[0] if before else None
+
+
+def set_source(cell: dict, text: str) -> None:
+    """Set a cell's text, in the form (one string, or a list of lines) the cell had."""
+    cell["source"] = text if isinstance(cell.get("source"), str) else \
+        text.splitlines(keepends=True)
