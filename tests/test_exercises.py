@@ -9,7 +9,14 @@ import pytest
 
 from helpers.checking import run_check
 from helpers.checking.exercises import exercises, get
-from helpers.checking.exercises.cells import hint_cell, hint_span, hints_markdown, source
+from helpers.checking.exercises.cells import (
+    check_cell,
+    hint_cell,
+    hint_span,
+    hints_markdown,
+    kernel_cell,
+    source,
+)
 from helpers.kernels import KERNELS, SOLUTIONS
 
 from .conftest import ROOT, TEST_REGISTRY, TESTS
@@ -49,8 +56,9 @@ def test_hints_and_the_mistakes_that_name_them(name):
 
 @pytest.mark.parametrize("name", EXERCISES)
 def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
-    """The hint cell before check("NAME") holds exactly the registry's hints and the solution
-    (prose may stand before and after them): tools/sync_exercise_cells.py writes it."""
+    """The hint cell before the exercise's cell holds exactly the registry's hints and where the
+    solution is (prose may stand before and after them), and the exercise's cell is %%kernel NAME
+    over the skeleton: tools/sync_exercise_cells.py writes both."""
     ex = get(name)
     nb = json.loads(committed(f"notebooks/{ex.notebook}.ipynb"))
     at = hint_cell(nb["cells"], name)
@@ -59,6 +67,11 @@ def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
     start, end = hint_span(text)
     assert text[start:end] == hints_markdown(ex), \
         f"{ex.notebook}, cell {at}: run python tools/sync_exercise_cells.py"
+    assert "```" not in text[start:end], "a notebook holds no copy of a solution"
+    # the exercise's code cell: %%kernel NAME over the skeleton git holds (both routes, one cell)
+    code = check_cell(nb["cells"], name)
+    assert source(nb["cells"][code]) == kernel_cell(ex, committed(f"kernels/{name}.cl").decode()), \
+        f"{ex.notebook}, cell {code}: run python tools/sync_exercise_cells.py"
 
 
 @pytest.mark.parametrize("name", EXERCISES)

@@ -3,12 +3,12 @@ check) and the size of .venv, with and without Intel's CPU runtime.
 
     python3 tools/install_cost.py --out results/install-<machine>.json [--cold]
 
-Each variant installs into a fresh copy of the repository's committed files (``git archive HEAD``) in a
-temporary folder, through the Makefile's own install target (``make setup``), so the figures are what a learner's
-first ``make lab`` does. ``--cold`` turns pip's cache off (every wheel downloaded); without it pip's
-cache is used as it is on this machine, and the record says so. Sizes are ``du`` of .venv, which
-counts a hard-linked file once (the course hard-links the Intel wheel's duplicated libraries when
-helpers is first imported, which the device check does).
+Each variant installs into a fresh copy of the repository's committed files (``git archive HEAD``)
+in a temporary folder, through the Makefile's own install target (``make setup``), so the figures
+are what a learner's first ``make lab`` does. ``--cold`` turns pip's cache off (every wheel
+downloaded); without it pip's cache is used as it is on this machine, and the record says so. Sizes
+are ``du`` of .venv, which counts a hard-linked file once (the course hard-links the Intel wheel's
+duplicated libraries when helpers is first imported, which the device check does).
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
-"""Write every exercise's hints, from the registry, into its notebook's hint cell.
+"""Write every exercise's hints (from the registry) and its ``%%kernel NAME`` cell (over the skeleton
+in kernels/) into its notebook, and the skeletons' digests into helpers/data/skeletons.json.
 
     python tools/sync_exercise_cells.py [--check]
+
+Run it in a clean checkout: it reads the skeletons from kernels/. An exercise's code cell that is
+``check("NAME")`` alone becomes its ``%%kernel NAME`` cell.
 
 The registry's ``Exercise.hints`` are the only source of the hints (see
 helpers/checking/exercises/cells.py). In each exercise's hint cell (the markdown cell nearest before
@@ -11,8 +15,6 @@ blocks is kept. An exercise with no hint cell gets the blocks at the end of the 
 before its check. Nothing else of a notebook changes, and outputs stay empty.
 
 ``--check``: change nothing, list the cells that differ, exit 1 if any do (0 if none).
-``--no-solutions``: leave the solution block out (a copy of the course without solutions/, as on a
-graded day: the notebooks would otherwise still hold every solution).
 """
 
 from __future__ import annotations
@@ -27,16 +29,19 @@ sys.path.insert(0, str(ROOT))
 
 from helpers.checking.exercises import exercises  # noqa: E402
 from helpers.checking.exercises.cells import (  # noqa: E402
+    check_cell,
     hint_cell_or_place,
+    kernel_cell,
     set_source,
     source,
     with_hints,
 )
+from helpers.magic import SKELETONS, digest  # noqa: E402
 
 
-def sync(check_only: bool = False, solution: bool = True) -> list[str]:
-    """Bring every hint cell in line with the registry (``check_only``: only say which differ;
-    ``solution``: with the solution block). Returns 'notebook: exercise (cell N)' for each cell
+def sync(check_only: bool = False) -> list[str]:
+    """Bring every hint cell and exercise cell in line with the registry and kernels/
+    (``check_only``: only say which differ). Returns 'notebook: exercise (cell N)' for each cell
     that was, or would be, changed."""
     changed: list[str] = []
     notebooks: dict[Path, dict] = {}
@@ -48,11 +53,25 @@ def sync(check_only: bool = False, solution: bool = True) -> list[str]:
         if at is None:
             raise SystemExit(f"{path.name} has no markdown cell before a check of {ex.name}")
         cell = nb["cells"][at]
-        text = with_hints(source(cell), ex, solution=solution)
+        text = with_hints(source(cell), ex)
         if text != source(cell):
             changed.append(f"{path.name}: {ex.name} (cell {at})")
             set_source(cell, text)
             touched.add(path)
+        code = nb["cells"][check_cell(nb["cells"], ex.name)]
+        skeleton = (ROOT / "kernels" / f"{ex.name}.cl").read_text(encoding="utf-8")
+        wanted = kernel_cell(ex, skeleton)
+        if source(code).strip() in (f'check("{ex.name}")', ) or \
+                source(code).startswith("%%kernel") and source(code) != wanted:
+            changed.append(f"{path.name}: {ex.name}'s %%kernel cell")
+            set_source(code, wanted)
+            touched.add(path)
+    digests = json.dumps({ex.name: digest((ROOT / "kernels" / f"{ex.name}.cl").read_text())
+                          for ex in exercises()}, indent=1, sort_keys=True) + "\n"
+    if SKELETONS.read_text() != digests:
+        changed.append(SKELETONS.name)
+        if not check_only:
+            SKELETONS.write_text(digests)
     if not check_only:
         for path in sorted(touched):
             with path.open("w", encoding="utf-8") as f:
@@ -65,15 +84,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true",
                     help="change nothing; exit 1 if a hint cell differs from the registry")
-    ap.add_argument("--no-solutions", action="store_true",
-                    help="leave the solution blocks out (a copy without solutions/)")
     args = ap.parse_args()
-    changed = sync(check_only=args.check, solution=not args.no_solutions)
+    changed = sync(check_only=args.check)
     verb = "differs" if args.check else "rewritten"
     for line in changed:
         print(f"{verb}: {line}")
     if not changed:
-        print("every hint cell agrees with the registry")
+        print("every hint cell and exercise cell agrees with the registry and kernels/")
     return 1 if args.check and changed else 0
 
 

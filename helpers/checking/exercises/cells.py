@@ -1,7 +1,8 @@
-"""The notebook cells made from the registry: an exercise's hints, one collapsible each, then the
-course's solution in a last one (DESIGN.md section 5: "hints one at a time, check, a solution to
-reveal"). The registry's ``Exercise.hints`` are the only source; ``tools/sync_exercise_cells.py``
-writes them into the notebooks and ``tests/test_exercises.py`` checks that they agree.
+"""The notebook cells made from the registry: an exercise's hints, one collapsible each, then where
+its solution is (DESIGN.md section 5: "hints one at a time, check, a solution to reveal"), and its
+``%%kernel NAME`` cell over the starting kernel. The registry's ``Exercise.hints`` are the only
+source; ``tools/sync_exercise_cells.py`` writes them into the notebooks and
+``tests/test_exercises.py`` checks that they agree.
 
 The standard library and the registry only: the notebooks are read as JSON, nothing is run.
 """
@@ -10,12 +11,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from pathlib import Path
 
 from .model import Exercise
 
-# The course's solutions/ (the same folder as helpers.paths.SOLUTIONS: helpers/ sits in the root).
-SOLUTIONS = Path(__file__).resolve().parents[3] / "solutions"
 WIDTH = 100   # the notebooks' prose is wrapped at 100 columns
 
 # One hint or the solution, as a collapsible; what the sync replaces (the ones before a check).
@@ -34,23 +32,25 @@ def _wrapped(text: str) -> str:
     return "\n".join(lines).replace("\0", " ")
 
 
-def solution_source(ex: Exercise, solutions: Path | None = None) -> str:
-    """The text of the course's solution, ``solutions/NAME.cl``, stripped."""
-    return ((solutions or SOLUTIONS) / f"{ex.name}.cl").read_text(encoding="utf-8").strip()
-
-
-def hints_markdown(ex: Exercise, solutions: Path | None = None, solution: bool = True) -> str:
+def hints_markdown(ex: Exercise) -> str:
     """The Markdown of the exercise's hint cell, less any prose around it: one collapsible per
-    hint of ``ex.hints``, then one that holds the solution (``solutions``: the folder of the
-    solutions, the course's by default; ``solution=False``: no solution block, for a copy of the
-    course without solutions/, as on a graded day)."""
+    hint of ``ex.hints``, then one that says where the course's solution is. The solution itself
+    is never copied into a notebook: ``solutions/NAME.cl`` is its one place, and a graded day's
+    copy of the course, which leaves solutions/ out, then holds no solution anywhere."""
     blocks = [f"<details><summary>Hint {k}</summary>\n\n{_wrapped(h)}\n</details>"
               for k, h in enumerate(ex.hints, 1)]
-    if solution:
-        blocks.append("<details><summary>Solution</summary>\n\nOpen this only after the hints: "
-                      f"the course's solution, `solutions/{ex.name}.cl`.\n\n```c\n"
-                      f"{solution_source(ex, solutions)}\n```\n</details>")
+    blocks.append("<details><summary>Solution</summary>\n\n"
+                  + _wrapped(f"After the hints: the course's solution is `solutions/{ex.name}.cl`, "
+                             f"in the file browser (in a terminal: `python -m helpers hint "
+                             f"{ex.name} --solution`).") + "\n</details>")
     return "\n".join(blocks)
+
+
+def kernel_cell(ex: Exercise, skeleton: str) -> str:
+    """The exercise's code cell: ``%%kernel NAME`` over its starting kernel (``skeleton``, the text
+    of the shipped ``kernels/NAME.cl``): run as it is, it checks the file; written in, it saves
+    and checks the cell (:mod:`helpers.magic`)."""
+    return f"%%kernel {ex.name}\n{skeleton.strip()}"
 
 
 def hint_span(text: str) -> tuple[int, int] | None:
@@ -60,11 +60,10 @@ def hint_span(text: str) -> tuple[int, int] | None:
     return (blocks[0].start(), blocks[-1].end()) if blocks else None
 
 
-def with_hints(text: str, ex: Exercise, solutions: Path | None = None,
-               solution: bool = True) -> str:
+def with_hints(text: str, ex: Exercise) -> str:
     """A markdown cell's text with its hint blocks replaced by :func:`hints_markdown` (the prose
     before and after kept), or with them added at its end where it has none."""
-    md = hints_markdown(ex, solutions, solution)
+    md = hints_markdown(ex)
     span = hint_span(text)
     if span is None:
         return f"{text.rstrip()}\n\n{md}" if text.strip() else md
