@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("tune", help="auto-tune a parameterized kernel with kernel_tuner (in a "
                                      "separate process) and keep its best configuration")
     p.add_argument("kernel", choices=["sgemm"], help="the kernel to tune")
-    p.add_argument("--budget", type=float, default=60.0, help="seconds of search (default 60)")
+    p.add_argument("--budget", type=float, default=60.0,
+                   help="seconds the whole tuning may take (default 60; it ends at most 5 s later)")
     p.add_argument("--size", type=int, help="n of the n x n product (default 1024)")
     p.add_argument("--device", help="a piece of the device's name (default: the course device)")
     p.add_argument("--strategy", default="random_sample", help="a kernel_tuner strategy "

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import pyopencl as cl
 import pytest
+import tqdm.auto as tqdm_auto
 
 from helpers import bench, cache
 from helpers.device import course_context
 from helpers.measure import references as refs
 from helpers.measure.peaks import Share, best_of, share, table
+
+from .bars import RecordingBar
 
 # /proc/cpuinfo as three machines print it (cut to the fields that matter)
 ZEN4_2CORES = "\n\n".join(f"""processor\t: {i}
@@ -153,6 +156,27 @@ def test_peaks_are_measured_with_references_and_kept(tmp_path, monkeypatch):
     again = bench.peaks(ctx, queue, refresh=True, progress=False)
     assert again["compute_gflop_per_s"] > 1.0 and len(again["measured"]) == 2
     assert bench.when(again).startswith("the best of 2 measurements, the last ")
+
+
+def test_the_peaks_bar_ends_when_the_references_are_measured(monkeypatch):
+    """The references come after the last width: the bar waits for them before it ends."""
+    monkeypatch.setattr(tqdm_auto, "tqdm", RecordingBar)
+    RecordingBar.made.clear()
+    seen = []
+    real = refs.references
+
+    def references(*args, **kwargs):
+        bar = RecordingBar.made[-1]
+        seen.append((bar.n, bar.total, bar.closed))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(refs, "references", references)
+    ctx, queue = course_context()
+    bench.measure_peaks(ctx, queue, nbytes=1 << 20, repeats=1)
+    (bar,) = RecordingBar.made
+    widths = len(bench.PEAK_WIDTHS)
+    assert seen == [(widths, widths + 1, False)]   # every width done, the references not yet
+    assert bar.closed and bar.n == bar.total == widths + 1
 
 
 def test_a_small_buffers_peaks_do_not_mix_with_a_large_ones():

@@ -4,13 +4,20 @@ course device; a short kernel_tuner run in its child process; the libraries besi
 
 from __future__ import annotations
 
+import json
+import time
+
 import numpy as np
 import pyopencl as cl
 import pytest
+import tqdm.auto as tqdm_auto
 
 from helpers import apart, cache, sgemm, studies, tuning
 from helpers.device import course_context
+from helpers.paths import ROOT
 from helpers.sgemm import SPACE, Config
+
+from .bars import RecordingBar
 
 # (m, n, k): square and multiple of every tile, then every dimension off the tiles
 SIZES = [(64, 64, 64), (128, 128, 128), (37, 53, 29), (100, 33, 70), (1, 130, 17), (129, 1, 65)]
@@ -183,16 +190,77 @@ def test_the_device_check_runs_the_ladder(cq):
     assert devcheck.study_sgemm(*cq) is None   # raises StudyMismatch on a wrong rung
 
 
-def test_a_tuning_child_that_hangs_silently_is_stopped(cq, tmp_path, monkeypatch):
+def test_a_tuning_child_that_hangs_silently_is_stopped_at_the_budget(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
     # the test task reads what to do from APART_TASK_DO, which a child keeps only if told to
     monkeypatch.setattr(apart, "KEPT_VARIABLES", (*apart.KEPT_VARIABLES, "APART_TASK_DO"))
-    monkeypatch.setenv("APART_TASK_DO", "sleep")
-    monkeypatch.setattr(tuning, "START_GRACE", 2.0)
+    monkeypatch.setenv("APART_TASK_DO", "sleep")   # 60 s, saying nothing
     _, queue = cq
+    started = time.perf_counter()
     with pytest.raises(tuning.TuningFailed, match="it did not finish in time"):
         tuning.tune_sgemm(queue.device, budget=1, n=32, progress=False)
+    assert time.perf_counter() - started <= 1 + tuning.MARGIN_S
+
+
+# 16 valid configurations (TY = 12 divides neither TM), each built and timed on its own
+SMALL_SPACE = {"TM": [16, 32], "TN": [16, 32], "TK": [8], "TX": [8], "TY": [4, 8, 12],
+               "VW": [1], "VR": [1], "PF": [0], "LOCAL": [0, 1]}
+
+
+def test_the_tuning_call_ends_within_its_budget_and_margin(cq, tmp_path, monkeypatch):
+    """A budget of a few seconds, on a space that takes longer to time on a CPU (each of its
+    configurations is built apart): the whole call, the child's start and every build included,
+    ends within the budget and the margin notebook 09 states, and its bar stops where the work did."""
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(tqdm_auto, "tqdm", RecordingBar)
+    RecordingBar.made.clear()
+    _, queue = cq
+    budget = 6.0
+    started = time.perf_counter()
+    try:
+        record = tuning.tune_sgemm(queue.device, budget=budget, n=96, spec=SMALL_SPACE,
+                                   strategy="brute_force", save=False)
+    except tuning.TuningFailed as e:   # a machine too busy to time even one: still in time
+        record = None
+        assert "did not finish in time" in str(e)
+    took = time.perf_counter() - started
+    assert took <= budget + tuning.MARGIN_S, f"{took:.1f} s for a budget of {budget} s"
+    (bar,) = RecordingBar.made
+    assert bar.closed
+    if record is not None:
+        assert record["seconds"] <= budget + tuning.MARGIN_S
+        assert bar.n == len(record["tried"]) <= bar.total == record["space_size"] == 16
+        if bar.n < 16:
+            assert record["stopped"].startswith(f"stopped at the {budget:g} s budget after "
+                                                f"{bar.n} of 16 configurations")
+            assert record["stopped"] in tuning.summary(record)
+
+
+def test_the_tuning_bar_counts_the_configurations_done(cq, tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(tqdm_auto, "tqdm", RecordingBar)
+    RecordingBar.made.clear()
+    _, queue = cq
+    spec = {**SMALL_SPACE, "TN": [16], "LOCAL": [1]}   # 4 valid
+    record = tuning.tune_sgemm(queue.device, budget=120, n=32, spec=spec, save=False)
+    (bar,) = RecordingBar.made
+    assert record["stopped"] is None and record["space_size"] == 4
+    assert bar.n == bar.total == len(record["tried"]) == 4
+    assert "4 of 4 configurations" in str(bar)
+    # a second run finds every configuration in kernel_tuner's cache: done at once, all counted
+    again = tuning.tune_sgemm(queue.device, budget=120, n=32, spec=spec, save=False)
+    assert RecordingBar.made[-1].n == len(again["tried"]) == 4
+    def in_order(tried):
+        return sorted(tried, key=lambda t: [t[k] for k in spec])
+
+    assert in_order(again["tried"]) == in_order(record["tried"])   # random orders, same timings
+
+
+def test_notebook_09_states_the_margin_the_tuner_keeps():
+    nb = json.loads((ROOT / "notebooks" / "09-portability-and-tuning.ipynb").read_text())
+    prose = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert f"ends within its budget plus {tuning.MARGIN_S:g} seconds" in prose.replace("\n", " ")
 
 
 class _Device:

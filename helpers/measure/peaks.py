@@ -73,6 +73,28 @@ def _compute_rate(queue: cl.CommandQueue, knl: cl.Kernel, name: str, items: int,
     return gflop_per_s(flops, t.median), rounds
 
 
+def _bandwidths(queue: cl.CommandQueue, prg: cl.Program, width: int, floats: int, work_items: int,
+                local: int, buffers: tuple[cl.Buffer, cl.Buffer, cl.Buffer], repeats: int
+                ) -> tuple[float, float]:
+    """GB/s reading (the better of the two read kernels) and copying ``floats`` floats as vectors
+    of ``width``; ``buffers``: the input, the read kernels' output, the copy's output."""
+    in_g, out_g, copy_g = buffers
+    per = floats // width // work_items
+    used = per * work_items * width * 4
+    read = 0.0
+    for kernel_name in ("read_bandwidth", "read_bandwidth_chunked"):
+        knl = cl.Kernel(prg, kernel_name)
+        t = time_kernel(lambda knl=knl: knl(queue, (work_items,), (local,), in_g, out_g,
+                                            np.uint32(per)),
+                        warmup=1, repeats=repeats)
+        read = max(read, gb_per_s(used, t.median))
+    vectors = floats // width // local * local
+    knl = cl.Kernel(prg, "copy_bandwidth")
+    t = time_kernel(lambda: knl(queue, (vectors,), (local,), in_g, copy_g), warmup=1,
+                    repeats=repeats)
+    return read, gb_per_s(2 * vectors * width * 4, t.median)
+
+
 def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None = None,
                   repeats: int = 5, progress: bool = True, with_references: bool = True) -> dict:
     """Measure this device's peaks: read and copy bandwidth at float, float2, ..., float16;
@@ -102,33 +124,27 @@ def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None
     compute_out_g = cl.Buffer(ctx, mf.WRITE_ONLY, compute_items * 4)
     read, copy, compute, chain, rounds = {}, {}, {}, {}, {}
     left_out: dict[int, str] = {}
-    for width in tqdm(PEAK_WIDTHS, "device peaks", disable=not progress, delay=1.0, leave=False):
+    # one step per width, and one for the references: the bar ends when the work does
+    bar = tqdm(total=len(PEAK_WIDTHS) + bool(with_references), desc="device peaks",
+               disable=not progress, delay=1.0, leave=False)
+    for width in PEAK_WIDTHS:
         try:
             prg = _peak_program(ctx, width)
         except (KernelLeftOut, KernelBuildError) as e:
             left_out[width] = left_out_sentence(f"{vector_name(width)} left out of the peaks", e)
             print(left_out[width])
+            bar.update(1)
             continue
-        per = floats // width // work_items
-        used = per * work_items * width * 4
-        for kernel_name in ("read_bandwidth", "read_bandwidth_chunked"):
-            knl = cl.Kernel(prg, kernel_name)
-            t = time_kernel(lambda knl=knl, per=per: knl(queue, (work_items,), (local,), in_g,
-                                                         out_g, np.uint32(per)),
-                            warmup=1, repeats=repeats)
-            read[width] = max(read.get(width, 0.0), gb_per_s(used, t.median))
-        vectors = floats // width // local * local
-        knl = cl.Kernel(prg, "copy_bandwidth")
-        t = time_kernel(lambda knl=knl, vectors=vectors: knl(queue, (vectors,), (local,), in_g,
-                                                             copy_g),
-                        warmup=1, repeats=repeats)
-        copy[width] = gb_per_s(2 * vectors * width * 4, t.median)
+        read[width], copy[width] = _bandwidths(queue, prg, width, floats, work_items, local,
+                                               (in_g, out_g, copy_g), repeats)
         compute[width], rounds[width] = _compute_rate(
             queue, cl.Kernel(prg, "mad_throughput"), "mad_throughput", compute_items, local,
             compute_out_g, width, repeats)
         chain[width], _ = _compute_rate(queue, cl.Kernel(prg, "mad_chain"), "mad_chain",
                                         compute_items, local, compute_out_g, width, repeats)
+        bar.update(1)
     if not compute:
+        bar.close()
         raise KernelLeftOut("No peak could be measured: " + " ".join(left_out.values()), {})
     env = environment(dev)
     result = {
@@ -146,7 +162,10 @@ def measure_peaks(ctx: cl.Context, queue: cl.CommandQueue, *, nbytes: int | None
         "measured": [env["date"]],
     }
     if with_references:
+        bar.set_description("device peaks: the references")
         result["references"] = refs.references(dev, env["device"], small=small_sizes())
+        bar.update(1)
+    bar.close()
     return result
 
 
