@@ -72,7 +72,16 @@ def install(intel: bool, cold: bool) -> dict:
                 # what a learner reads scroll past: every line the install printed, and those of
                 # them that warn (this machine's own pip configuration's included, named as such)
                 "printed_lines": len(printed),
-                "warning_lines": [line for line in printed if "warn" in line.lower()]}
+                **split_warnings(printed)}
+
+
+def split_warnings(printed: list[str]) -> dict:
+    """The lines that warn: the course's own (its packaging, its code), and those of this machine's
+    pip configuration (a find-links or index location that does not exist here), kept apart."""
+    warns = [line for line in printed if "warn" in line.lower()]
+    machine = [line for line in warns if "is ignored: it is neither a file nor a directory" in line]
+    return {"warning_lines": [line for line in warns if line not in machine],
+            "pip_configuration_warnings": len(machine)}
 
 
 def main() -> int:
