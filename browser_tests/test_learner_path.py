@@ -1,0 +1,170 @@
+"""The first exercise as a learner does it, in Chromium (Playwright), on a copy of the course (no
+file of the course's own is changed): ``python -m helpers lab`` opens JupyterLab on notebook 00 with
+the course folder in the file browser; the learner opens ``kernels/float_copy.cl`` from the file
+browser (it opens as OpenCL C), writes the solution, saves, and runs the exercise's cell: it passes.
+Then the same through the ``%%kernel`` cell, and Run All on a notebook whose exercise is not solved
+reaches its last cell. Solutions are off here, as on a learner's laptop."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_lab import KERNEL_READY, browser, free_port, problems, run_all  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
+
+
+def course_files() -> list[str]:
+    """What a fresh clone holds (tracked files, and new ones not yet committed)."""
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                         capture_output=True, check=True)
+    return [p for p in out.stdout.decode().split("\0") if p and (ROOT / p).is_file()]
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A copy of the course, and JupyterLab started on it with ``python -m helpers lab``."""
+    work = tmp_path_factory.mktemp("learner")
+    copy = work / "course"
+    for rel in course_files():
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, copy / rel)
+    for rel in ("kernels/float_copy.cl", "kernels/sum_ints.cl"):    # as shipped, whatever is here
+        (copy / rel).write_bytes(subprocess.run(["git", "show", f"HEAD:{rel}"], cwd=ROOT,
+                                                capture_output=True, check=True).stdout)
+    port, token = free_port(), secrets.token_hex(16)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MPLBACKEND", "PYTEST_CURRENT_TEST", "COURSE_STRICT_CHECKS")}
+    env.update({"COURSE_SOLUTIONS": "0", "COURSE_SMALL": "1", "PYTHONPATH": str(copy),
+                "JUPYTER_TOKEN": token, "JUPYTER_CONFIG_DIR": str(work / "config"),
+                "JUPYTER_RUNTIME_DIR": str(work / "runtime"),
+                "JUPYTERLAB_WORKSPACES_DIR": str(work / "workspaces"),
+                "COURSE_CACHE": str(work / "cache")})
+    log = open(work / "lab.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "helpers", "lab", "--no-venv", "--headless",
+                             "--port", str(port)], cwd=copy, env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+    url = None
+    for _ in range(240):
+        found = re.search(r"The course is open at (\S+)", (work / "lab.log").read_text())
+        if found:
+            url = found.group(1)
+            break
+        if proc.poll() is not None:
+            break
+        time.sleep(0.5)
+    if url is None:
+        proc.kill()
+        pytest.fail(f"python -m helpers lab did not say where the course is:\n"
+                    f"{(work / 'lab.log').read_text()[-3000:]}")
+    urllib.request.urlopen(url, timeout=10)
+    yield url, copy, work, port, token
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def cell_with(page, text: str):
+    """The notebook's code cell whose source holds ``text``."""
+    return page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea-editor",
+                                                         has_text=text)).first
+
+
+def run_cell(page, cell) -> str:
+    """Run one cell as a learner does (click it, Shift+Enter) and return its output's text."""
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    prompt = cell.locator(".jp-InputPrompt")
+    page.wait_for_function("(el) => /\\[\\d+\\]/.test(el.textContent)", arg=prompt.element_handle(),
+                           timeout=300_000, polling=500)
+    return cell.locator(".jp-OutputArea").inner_text()
+
+
+def replace_editor_text(page, editor, text: str) -> None:
+    """Select everything in a CodeMirror editor and type ``text`` in its place (as a paste)."""
+    editor.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def test_the_first_exercise_by_the_editor_then_by_a_kernel_cell(course, browser):  # noqa: F811
+    url, copy, work, _, _ = course
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(url)
+    # notebook 00 opens first, with the course folder (kernels/ and notebooks/) in the browser
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
+    tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current").first
+    assert "00-host-and-device.ipynb" in tab.inner_text()
+    listing = page.locator(".jp-DirListing-content .jp-DirListing-itemText")
+    listing.first.wait_for(timeout=60_000)
+    names = listing.all_inner_texts()
+    assert "kernels" in names and "notebooks" in names, names
+    page.wait_for_function(KERNEL_READY, timeout=120_000, polling=500)
+
+    # the editor route: kernels/float_copy.cl from the file browser, as OpenCL C
+    page.locator(".jp-DirListing-item", has_text="kernels").first.dblclick()
+    page.locator(".jp-DirListing-item", has_text="float_copy.cl").first.dblclick()
+    editor = page.locator(".jp-FileEditor").last
+    editor.wait_for(timeout=60_000)
+    page.wait_for_function("() => /OpenCL C/.test(document.querySelector('#jp-main-statusbar')"
+                           ".textContent)", timeout=30_000)
+    replace_editor_text(page, editor, SOLUTION)
+    page.keyboard.press("Control+s")
+    for _ in range(60):
+        if (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip():
+            break
+        time.sleep(0.5)
+    assert (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip()
+
+    # back to notebook 00: its first cell, then the exercise's cell checks the saved file
+    page.locator(".lm-TabBar-tab", has_text="00-host-and-device.ipynb").first.click()
+    run_cell(page, page.locator(".jp-CodeCell").first)
+    exercise = cell_with(page, "%%kernel float_copy")
+    out = run_cell(page, exercise)
+    assert "still holds the starting kernel" in out and "✔ float_copy passed" in out, out
+
+    # the kernel-cell route: the file back to the skeleton, the solution written in the cell
+    skeleton = subprocess.run(["git", "show", "HEAD:kernels/float_copy.cl"], cwd=ROOT,
+                              capture_output=True, check=True).stdout
+    (copy / "kernels/float_copy.cl").write_bytes(skeleton)
+    replace_editor_text(page, exercise.locator(".jp-InputArea-editor"),
+                        "%%kernel float_copy\n" + SOLUTION)
+    out = run_cell(page, exercise)
+    assert "✔ float_copy passed" in out, out
+    assert "previous version is kept as kernels/previous/float_copy-1.cl" in out, out
+    assert (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip()
+    assert (copy / "kernels/previous/float_copy-1.cl").read_bytes() == skeleton
+    assert problems(page) == []
+    page.screenshot(path=str(work / "00-exercise.png"))
+    page.close()
+
+
+def test_run_all_reads_a_notebook_whose_exercise_is_unsolved(course, browser):  # noqa: F811
+    url, copy, work, port, token = course
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    (work / "notebooks").mkdir(exist_ok=True)     # where run_all leaves a screenshot if stuck
+    run_all(page, f"http://127.0.0.1:{port}", token, "notebooks/01-parallel-execution.ipynb", work)
+    prompts = page.evaluate("() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
+                            ".map(x => x.textContent)")
+    assert all(re.search(r"\[\d+\]", p) for p in prompts), prompts     # the last cell ran too
+    assert problems(page) == []                                        # no traceback anywhere
+    for name in ("sum_ints", "sum_ints_multi"):    # each exercise's verdict, under its own cell
+        cell = cell_with(page, f"%%kernel {name}")
+        cell.scroll_into_view_if_needed()
+        out = cell.locator(".jp-OutputArea").inner_text()
+        assert f"{name} failed" in out and "Start with Hint 1" in out, out
+    page.close()
