@@ -51,6 +51,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .words import plural
+
 WORKERS_VARIABLE = "COURSE_WORKERS"
 CHILD_VARIABLE = "COURSE_CHILD"
 OUTPUT_KEPT = 4096           # bytes kept of each end of a longer output
@@ -278,7 +280,7 @@ class Child:
         head = f.read(keep).decode(errors="replace")
         f.seek(offset + size - keep)
         tail = f.read(keep).decode(errors="replace")
-        return f"{head}\n[... {size - 2 * keep} bytes left out ...]\n{tail}"
+        return f"{head}\n[... {plural(size - 2 * keep, 'byte')} left out ...]\n{tail}"
 
     def request(self, payload: dict, *, timeout: float,
                 on_event: Callable[[dict], float | None] | None = None,

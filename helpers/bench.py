@@ -46,6 +46,7 @@ from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb
     time_kernel,
     timed,
 )
+from .words import plural
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -474,7 +475,8 @@ def summary(run: dict) -> str:
             for row in result["rows"]:
                 extra = "" if row.get("correct", True) else "  WRONG on this device"
                 where = f" x{row['work_items']}" if "work_items" in row else ""
-                launch = f" [{row['launch']}, {row['groups']} groups]" if "launch" in row else ""
+                launch = (f" [{row['launch']}, {plural(row['groups'], 'group')}]" if "launch" in row
+                          else "")
                 if "gb_per_s" in row and name != "sgemm":
                     rate = f"{row['gb_per_s']:8.1f} GB/s"
                 elif "gflop_per_s" in row:

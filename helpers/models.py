@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .words import plural
+
 # --------------------------------------------------------------------------------------------------
 # Occupancy
 
@@ -58,7 +60,8 @@ def occupancy(limits: ComputeUnitLimits, group_size: int, registers_per_item: in
     if group_size <= 0:
         raise ValueError("a work-group has at least one work-item")
     if registers_per_item > limits.max_registers_per_item:
-        raise ValueError(f"at most {limits.max_registers_per_item} registers per work-item")
+        raise ValueError(f"at most {plural(limits.max_registers_per_item, 'register')} per "
+                         f"work-item")
     warps = math.ceil(group_size / limits.warp_size)
     regs_per_warp = math.ceil(registers_per_item * limits.warp_size / limits.register_granule) \
         * limits.register_granule

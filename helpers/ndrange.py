@@ -9,11 +9,14 @@ until then. :func:`group_order` measures in which order a device starts work-gro
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from .words import plural
 
 # The query functions, numbered as in the query_work_space contract (DESIGN.md section 4).
 QUERIES = (
@@ -71,25 +74,37 @@ def shape_problem(global_size: Sequence[int], local_size: Sequence[int],
     """Why a device cannot run this range, in a sentence, or None when it can."""
     glob, loc = tuple(global_size), tuple(local_size)
     if len(glob) != len(loc):
-        return (f"The global range has {len(glob)} dimension(s) and the work-group {len(loc)}: "
-                f"both must have the same number.")
+        return (f"The global range has {plural(len(glob), 'dimension')} and the work-group "
+                f"{len(loc)}: both must have the same number.")
     if any(x < 1 for x in glob + loc):
         return "Every size must be at least 1."
     items = int(np.prod(loc))
     shown = " x ".join(map(str, loc))
     if items > max_work_group_size:
-        return (f"A work-group of {shown} = {items} work-items is larger than this device's "
-                f"maximum of {max_work_group_size} work-items per group.")
+        return (f"A work-group of {shown} = {plural(items, 'work-item')} is larger than this "
+                f"device's maximum of {plural(max_work_group_size, 'work-item')} per group.")
     for d, (x, most) in enumerate(zip(loc, max_work_item_sizes, strict=False)):
         if x > most:
-            return (f"The work-group is {x} work-items wide in dimension {d}, more than this "
-                    f"device's maximum of {most} in that dimension.")
+            return (f"The work-group is {plural(x, 'work-item')} wide in dimension {d}, more "
+                    f"than this device's maximum of {most} in that dimension.")
     for d, (g, x) in enumerate(zip(glob, loc, strict=True)):
         if g % x:
             return (f"The global size {g} of dimension {d} is not a multiple of the work-group "
                     f"size {x}: the range cannot be split into whole work-groups (round the "
                     f"global size up to {-(-g // x) * x} and let the extra work-items do nothing).")
     return None
+
+
+def local_choices(global_size: Sequence[int], local_size: Sequence[int], dim: int,
+                  max_work_group_size: int, max_work_item_sizes: Sequence[int]) -> list[int]:
+    """The local sizes of dimension ``dim`` that make a range this device runs (for which
+    :func:`shape_problem` has nothing to say), the other dimensions' local sizes as given: the
+    divisors of the global size in that dimension, within the device's width in it and its
+    work-group limit. The explorer's sliders offer these and only these."""
+    others = math.prod(int(x) for d, x in enumerate(local_size) if d != dim)
+    g = int(global_size[dim])
+    widest = min(int(max_work_item_sizes[dim]), max_work_group_size // max(others, 1))
+    return [x for x in range(1, min(g, widest) + 1) if g % x == 0]
 
 
 # --------------------------------------------------------------------------------------------------

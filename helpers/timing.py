@@ -17,6 +17,7 @@ import pyopencl as cl
 
 from .device import facts
 from .probe import KernelLeftOut
+from .words import plural
 
 SMALL_VARIABLE = "COURSE_SMALL"
 
@@ -108,7 +109,7 @@ def apart(a: dict, b: dict) -> bool:
 
 def _ms(row: dict) -> str:
     lo, hi = spread(row)
-    over = row.get("over", f"{row.get('repeats', '?')} runs")
+    over = row.get("over", plural(row["repeats"], "run") if "repeats" in row else "? runs")
     return f"{row['seconds'] * 1e3:.3g} ms, {lo * 1e3:.3g}-{hi * 1e3:.3g} over {over}"
 
 

@@ -34,6 +34,7 @@ from .device import DeviceSpec, choose_device, device_key, find_device
 from .paths import ROOT
 from .sgemm import SPACE, Config, flops, save_tuned
 from .timing import environment, gflop_per_s, small_sizes
+from .words import plural
 
 STRATEGY = "random_sample"  # kernel_tuner's strategy: a random order over the space, within the budget
 TASK = "tune"               # the task of helpers.apart that tunes (tests name another)
@@ -87,11 +88,11 @@ class _Heard:
         n, total = len(self.tried), self.said.get("planned")
         stopped = None
         if cut or self.said.get("stopped") == "budget":
-            stopped = (f"stopped at the {self.budget:g} s budget after {n} of {total or '?'} "
-                       f"configurations" + (" (the one that ran past it was stopped)" if cut
-                                            else ""))
+            planned = plural(total, "configuration") if total else "? configurations"
+            stopped = (f"stopped at the {self.budget:g} s budget after {n} of {planned}"
+                       + (" (the one that ran past it was stopped)" if cut else ""))
         elif total is not None and n < total:
-            stopped = f"the search ended after {n} of {total} configurations"
+            stopped = f"the search ended after {n} of {plural(total, 'configuration')}"
         if stopped:
             self.bar.set_description(f"tuning sgemm_param: {stopped}", refresh=False)
         self.bar.close()
@@ -150,7 +151,8 @@ def summary(record: dict) -> str:
     best = Config.from_json(record["best"])
     ok = [t for t in record["tried"] if t.get("gflop_per_s")]
     stopped = f"; {record['stopped']}" if record.get("stopped") else ""
-    return (f"Best of {len(ok)} configurations timed ({record['space_size']} valid in the space, "
+    return (f"Best of {plural(len(ok), 'configuration')} timed ({record['space_size']} valid in "
+            f"the space, "
             f"{record['strategy']}, {record['seconds']:.0f} s{stopped}): "
             f"{record['gflop_per_s']:.1f} GFLOP/s at n = {record['n']} with {best.label()}.")
 

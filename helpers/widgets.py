@@ -15,7 +15,8 @@ import matplotlib.pyplot as plt
 from IPython.display import display
 
 from . import bench, plots
-from .ndrange import QUERIES, QueryRun, run_query
+from .ndrange import QUERIES, QueryRun, local_choices, run_query
+from .words import plural
 
 
 def _show(out: widgets.Output, fig) -> None:
@@ -28,31 +29,40 @@ def _show(out: widgets.Output, fig) -> None:
 class NDRangeExplorer(widgets.VBox):
     """Choose a 1-D or 2-D range, a work-group shape and a query function; the explorer runs
     ``query_work_space`` on the device (your kernel once it has passed its check, the solution
-    until then) and draws what every work-item returned."""
+    until then) and draws what every work-item returned. The local-size sliders offer only the
+    sizes this device runs with the chosen global size (:func:`helpers.ndrange.local_choices`):
+    their last position is the largest work-group it accepts."""
 
     def __init__(self, ctx, queue, global_size=(16, 8), local_size=(4, 2), query: int = 4):
         self.ctx, self.queue = ctx, queue
         self.last: QueryRun | None = None
+        self.runs = 0          # kernel runs, one per change of a control
+        self._fitting = False  # the local sizes' options are being fitted: no run for that
+        dev = queue.device
+        self.limits = (dev.max_work_group_size, tuple(dev.max_work_item_sizes))
+        style = {"description_width": "initial"}
 
-        def slider(label: str, value: int, top: int) -> widgets.IntSlider:
+        def global_slider(label: str, value: int, top: int) -> widgets.IntSlider:
             return widgets.IntSlider(value=value, min=1, max=top, description=label,
-                                     continuous_update=False,
-                                     style={"description_width": "initial"})
+                                     continuous_update=False, style=style)
+
+        def local_slider(label: str, value: int) -> widgets.SelectionSlider:
+            return widgets.SelectionSlider(options=[value], value=value, description=label,
+                                           continuous_update=False, style=style)
 
         self.dims = widgets.ToggleButtons(options=["1-D", "2-D"], value="2-D",
                                           description="range")
-        self.gx = slider("global size (0)", global_size[0], 64)
-        self.gy = slider("global size (1)", global_size[1], 32)
-        # up to twice the device's limits, so that a learner can meet them
-        most = queue.device.max_work_item_sizes
-        self.lx = slider("local size (0)", local_size[0], min(2 * most[0], 8192))
-        self.ly = slider("local size (1)", local_size[1], min(2 * most[1], 8192))
+        self.gx = global_slider("global size (0)", global_size[0], 64)
+        self.gy = global_slider("global size (1)", global_size[1], 32)
+        self.lx = local_slider("local size (0)", local_size[0])
+        self.ly = local_slider("local size (1)", local_size[1])
         self.query = widgets.Dropdown(options=[(q, i) for i, q in enumerate(QUERIES)], value=query,
                                       description="query")
         self.message = widgets.HTML()
         self.picture = widgets.Output()
+        self._fit_local_sizes()
         for w in (self.dims, self.gx, self.gy, self.lx, self.ly, self.query):
-            w.observe(lambda change: self.update(), names="value")
+            w.observe(self._changed, names="value")
         controls = widgets.VBox([self.dims, self.query, self.gx, self.gy, self.lx, self.ly])
         super().__init__([widgets.HBox([controls, self.message]), self.picture])
         self.update()
@@ -62,23 +72,48 @@ class NDRangeExplorer(widgets.VBox):
             return (self.gx.value,), (self.lx.value,)
         return (self.gx.value, self.gy.value), (self.lx.value, self.ly.value)
 
+    def _changed(self, change) -> None:
+        if self._fitting:
+            return
+        self._fit_local_sizes()
+        self.update()
+
+    def _fit_local_sizes(self) -> None:
+        """Give each local-size slider the sizes that run with the others as they are, keeping
+        its value where it still runs, else taking the largest that does below it."""
+        self._fitting = True
+        try:
+            sliders = (self.lx,) if self.dims.value == "1-D" else (self.lx, self.ly)
+            for _ in range(2):   # a value one slider gives up may widen the other's choice
+                for d, slider in enumerate(sliders):
+                    glob, loc = self.sizes()
+                    choices = local_choices(glob, loc, d, *self.limits)
+                    value = max(c for c in choices if c <= slider.value)   # 1 always runs
+                    if list(slider.options) != choices:
+                        slider.options = choices
+                    slider.value = value
+        finally:
+            self._fitting = False
+
     def update(self) -> QueryRun:
-        """Run the kernel for the controls' values and draw the result (or say why it cannot)."""
+        """Run the kernel for the controls' values and draw the result (or say, once, why it
+        cannot run: only a range set from code can be refused)."""
         one_d = self.dims.value == "1-D"
         self.gy.disabled = self.ly.disabled = one_d
         glob, loc = self.sizes()
         run = run_query(self.ctx, self.queue, glob, loc, self.query.value)
-        self.last = run
+        self.last, self.runs = run, self.runs + 1
         title = (f"{run.name} for global {' x '.join(map(str, glob))}, local "
                  f"{' x '.join(map(str, loc))} ({run.kernel} on {self.queue.device.name.strip()})")
         if run.problem is not None:
             self.message.value = (f"<p style='color:#a03000;max-width:28em'><b>This range cannot "
                                   f"run:</b> {html.escape(run.problem)}</p>")
-            _show(self.picture, plots.shape_problem_figure(run.problem, title))
+            self.picture.clear_output()
         else:
+            groups = run.values.size // math.prod(loc)
             self.message.value = (f"<p style='max-width:28em'>Ran <code>{html.escape(run.kernel)}"
-                                  f"</code>: {run.values.size} work-items in "
-                                  f"{run.values.size // math.prod(loc)} work-group(s).</p>")
+                                  f"</code>: {plural(run.values.size, 'work-item')} in "
+                                  f"{plural(groups, 'work-group')}.</p>")
             _show(self.picture, plots.ndrange_grid(run.values, loc, title))
         return run
 
@@ -151,7 +186,7 @@ class PipelineExplorer(widgets.VBox):
                 print(e)
             return None
         _show(self.picture, plots.pipeline(
-            s, f"{s.cycles:g} cycles: {m.bound(s, comp, mem)} (computation busy "
+            s, f"{plural(s.cycles, 'cycle', fmt='g')}: {m.bound(s, comp, mem)} (computation busy "
                f"{s.busy('comp', comp):.0%}, memory busy {s.busy('mem', mem):.0%})"))
         return s
 

@@ -54,6 +54,36 @@ def test_shape_problems_are_sentences(glob, loc, fragment):
         assert fragment in problem
 
 
+@pytest.mark.parametrize("limits", [(1024, (1024, 1024, 64)), (256, (32, 8, 1)), (1, (1, 1, 1))])
+def test_the_local_sizes_offered_are_exactly_those_that_run(limits):
+    """What the explorer's sliders offer: every local size that makes a range this device runs,
+    and no other (3 of 4 positions of a slider from 1 to 64 were refused at a global size of 16)."""
+    for glob in [(16, 8), (12, 30), (64, 1), (7, 5), (60, 32), (24,)]:
+        for loc in [(1,) * len(glob), (4, 2)[:len(glob)], (2, 8)[:len(glob)]]:
+            for dim in range(len(glob)):
+                offered = ndrange.local_choices(glob, loc, dim, *limits)
+                for x in range(1, 2 * glob[dim] + 2):
+                    tried = tuple(x if d == dim else v for d, v in enumerate(loc))
+                    runs = ndrange.shape_problem(glob, tried, *limits) is None
+                    others_run = ndrange.shape_problem(
+                        glob, tuple(1 if d == dim else v for d, v in enumerate(loc)), *limits) \
+                        is None
+                    if others_run:   # the other dimensions' sizes run: offered == runs
+                        assert (x in offered) == runs, (glob, loc, dim, x, offered)
+                    else:
+                        assert x not in offered or not runs
+
+
+def test_counts_are_written_in_the_singular_for_one():
+    from helpers.words import plural
+    assert plural(1, "work-item") == "1 work-item" and plural(2, "work-item") == "2 work-items"
+    assert plural(0, "element") == "0 elements" and plural(1.0, "cycle", fmt="g") == "1 cycle"
+    assert plural(3, "matrix") == "3 matrices" and plural(2, "entry") == "2 entries"
+    assert plural(1024, "byte", fmt=",") == "1,024 bytes"
+    problem = ndrange.shape_problem((4,), (2,), 1, (1, 1, 1))
+    assert "maximum of 1 work-item per group" in problem and "2 work-items" in problem
+
+
 @pytest.fixture(scope="module")
 def cq():
     return course_context(quiet=True)

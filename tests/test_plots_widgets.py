@@ -49,9 +49,7 @@ def test_explorer_runs_the_solution_until_the_learner_passes_then_the_learners(c
     explorer = widgets.NDRangeExplorer(ctx, queue, (16, 8), (4, 2), query=5)
     assert explorer.last.kernel == "solutions/query_work_space.cl"
     assert (explorer.last.values == ndrange.query_values((16, 8), (4, 2), 5)).all()
-    explorer.lx.value = 3  # 16 is not a multiple of 3
-    assert explorer.last.values is None
-    assert "not a multiple" in explorer.message.value and "Traceback" not in explorer.message.value
+    assert 3 not in explorer.lx.options   # 16 is not a multiple of 3: not offered
     explorer.dims.value = "1-D"
     explorer.lx.value = 4
     assert explorer.last.global_size == (16,) and explorer.gy.disabled
@@ -70,6 +68,48 @@ def test_explorer_runs_the_solution_until_the_learner_passes_then_the_learners(c
     assert explorer.update().kernel == str(mine)
     mine.write_text(mine.read_text() + "\n// edited\n")
     assert passed.kernel_to_measure("query_work_space") != mine
+    plt.close("all")
+
+
+def test_every_position_of_the_explorers_sliders_is_a_launch_it_runs(cq):
+    from helpers import widgets
+    ctx, queue = cq
+    dev = queue.device
+    explorer = widgets.NDRangeExplorer(ctx, queue, (16, 8), (4, 2), query=4)
+    for gx, gy in [(16, 8), (12, 30), (64, 32), (7, 1), (60, 9)]:
+        explorer.gx.value, explorer.gy.value = gx, gy
+        for slider, other, g in ((explorer.lx, explorer.ly, gx), (explorer.ly, explorer.lx, gy)):
+            offered = list(slider.options)
+            # every divisor that fits the device, and nothing else
+            assert offered == [x for x in range(1, g + 1) if g % x == 0
+                               and x * other.value <= dev.max_work_group_size
+                               and x <= dev.max_work_item_sizes[slider is explorer.ly]]
+            for x in offered:
+                before, changed = explorer.runs, x != slider.value
+                slider.value = x
+                assert explorer.runs == before + changed   # one run for a change, none without
+                assert explorer.last.problem is None, explorer.last.problem
+                assert explorer.last.values.shape == (gy, gx)
+    plt.close("all")
+
+
+def test_the_explorer_runs_once_per_change_and_says_each_thing_once(cq, monkeypatch):
+    from helpers import widgets
+    ctx, queue = cq
+    explorer = widgets.NDRangeExplorer(ctx, queue, (16, 8), (8, 2), query=0)
+    runs = explorer.runs
+    explorer.gx.value = 12           # 8 does not divide 12: the local size becomes 6, one run
+    assert explorer.lx.value == 6 and explorer.runs == runs + 1
+    assert explorer.last.local_size == (6, 2) and explorer.last.problem is None
+    assert "96 work-items in 8 work-groups" in explorer.message.value
+    explorer.gx.value, explorer.gy.value = 1, 1
+    assert "1 work-item in 1 work-group." in explorer.message.value
+    # a range the device refuses (set from code, not offered): said once, in the message only
+    refused = ndrange.QueryRun((16,), (16,), 0, None, "The device refused this launch: no.", "k")
+    monkeypatch.setattr(widgets, "run_query", lambda *args, **kwargs: refused)
+    explorer.update()
+    assert explorer.message.value.count("refused this launch") == 1
+    assert explorer.picture.outputs == ()
     plt.close("all")
 
 
@@ -164,3 +204,4 @@ def test_the_work_group_size_explorer_marks_the_chosen_size_on_every_device():
     w.size.value = "NULL"
     assert w.lines()[0] == "here: 15.0 GB/s (75% of the best, 20.0 GB/s at 256)"
     assert isinstance(plots.work_group_sizes({"here": here}, "NULL"), Figure)
+

@@ -211,7 +211,8 @@ SMALL_SPACE = {"TM": [16, 32], "TN": [16, 32], "TK": [8], "TX": [8], "TY": [4, 8
 def test_the_tuning_call_ends_within_its_budget_and_margin(cq, tmp_path, monkeypatch):
     """A budget of a few seconds, on a space that takes longer to time on a CPU (each of its
     configurations is built apart): the whole call, the child's start and every build included,
-    ends within the budget and the margin notebook 09 states, and its bar stops where the work did."""
+    ends within the budget and the margin notebook 09 states, and its bar stops where the work
+    did."""
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(tqdm_auto, "tqdm", RecordingBar)
     RecordingBar.made.clear()

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 from tornado import web
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
+from ..words import plural
 from .store import Cell, ClassState, Store, class_state, grader_csv
 
 REPORT_SCOPE = "custom:class-view:report"
@@ -172,11 +173,13 @@ def _minutes(seconds: float) -> str:
 def main_html(state: ClassState, settings: dict) -> str:
     esc = html.escape
     now = state.now
-    rule = (f"trying one exercise for at least {settings['stuck_minutes']:g} minutes since the "
-            f"first check, with at least {settings['stuck_fails']} failed checks and no pass")
+    rule = (f"trying one exercise for at least {plural(settings['stuck_minutes'], 'minute', fmt='g')} "
+            f"since the first check, with at least {plural(settings['stuck_fails'], 'failed check')} "
+            f"and no pass")
     stuck = "".join(
-        f"<li><b>{esc(s['learner'])}</b> on <b>{esc(s['exercise'])}</b>: {s['failed']} failed "
-        f"checks in {_minutes(s['minutes'] * 60)}; latest: {esc(s['mistake'])}</li>"
+        f"<li><b>{esc(s['learner'])}</b> on <b>{esc(s['exercise'])}</b>: "
+        f"{plural(s['failed'], 'failed check')} in {_minutes(s['minutes'] * 60)}; latest: "
+        f"{esc(s['mistake'])}</li>"
         for s in state.stuck) or "<li>nobody</li>"
     explain = "".join(
         f"<li><b>{esc(x)}</b>: " + "; ".join(f"{esc(m)} ({n})" for m, n in ms[:3]) + "</li>"
@@ -201,8 +204,9 @@ def main_html(state: ClassState, settings: dict) -> str:
             cells.append(f"<td class='{cls}' title='{esc(tip, quote=True)}'>{esc(text)}</td>")
         done = sum(state.cells.get((lr, x), Cell()).state == "passed" for x in state.exercises)
         rows.append(f"<tr><th>{esc(lr)}</th>{''.join(cells)}<td>{done}</td></tr>")
-    return f"""<p id="summary">{len(state.learners)} learners, {len(state.exercises)} exercises,
-{state.events} checks; updated {time.strftime('%H:%M:%S', time.localtime(now))}.
+    return f"""<p id="summary">{plural(len(state.learners), 'learner')}, \
+{plural(len(state.exercises), 'exercise')},
+{plural(state.events, 'check')}; updated {time.strftime('%H:%M:%S', time.localtime(now))}.
 <a href="class.csv">The matrix as CSV</a> (the grader's grades.csv format).</p>
 <h2>Stuck</h2><p class="rule">Stuck: {esc(rule)}.</p><ul id="stuck">{stuck}</ul>
 <h2>What to explain to the room</h2>

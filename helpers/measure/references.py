@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..words import plural
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "processors.json"
 CPUINFO = Path("/proc/cpuinfo")
 MAX_FREQ = Path("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
@@ -117,7 +119,8 @@ def cpu_theoretical(info: dict | None, compute_units: int | None = None) -> dict
     ghz = info["mhz"] / 1000
     value = cores * rule["fma_units"] * lanes * 2 * ghz
     return {"kind": "theoretical", "label": "theoretical peak", "gflop_per_s": value,
-            "how": f"{cores} cores x {rule['fma_units']} FMA units x {lanes} floats x 2 flops x "
+            "how": f"{plural(cores, 'core')} x {plural(rule['fma_units'], 'FMA unit')} x "
+                   f"{plural(lanes, 'float')} x 2 flops x "
                    f"{ghz:.2f} GHz, the clock the system reports (a turbo clock can be higher); "
                    f"{rule['name']}"}
 
@@ -139,7 +142,8 @@ def gpu_theoretical(facts: dict, compute_capability: str | None = None) -> list[
             cus, ghz = facts["compute_units"], facts["max_clock_mhz"] / 1000
             found.append({"kind": "theoretical", "label": "theoretical peak",
                           "gflop_per_s": cus * lanes * 2 * ghz,
-                          "how": f"{cus} SMs x {lanes} FP32 lanes x 2 flops x {ghz:.2f} GHz "
+                          "how": f"{plural(cus, 'SM')} x {plural(lanes, 'FP32 lane')} x 2 flops "
+                                 f"x {ghz:.2f} GHz "
                                  f"(compute capability {compute_capability})"})
     return found
 
@@ -182,7 +186,7 @@ def host_copy(nbytes: int = 256 << 20, repeats: int = 5, threads: int | None = N
             t = time.perf_counter()
             list(pool.map(copy, bounds))
             best = min(best, time.perf_counter() - t)
-    return {"kind": "measured", "label": f"numpy copy on the host ({threads} threads)",
+    return {"kind": "measured", "label": f"numpy copy on the host ({plural(threads, 'thread')})",
             "bandwidth_gb_per_s": 2 * nbytes / best / 1e9}
 
 

@@ -10,6 +10,7 @@ import pyopencl as cl
 
 from ..checking.exercises import rounded_up
 from ..timing import environment, gb_per_s, small_sizes, time_kernel
+from ..words import plural
 from .harness import (
     LeftOutKernel,
     Prepared,
@@ -62,7 +63,7 @@ def contention(ctx: cl.Context, queue: cl.CommandQueue, counters: tuple[int, ...
             knl = kernel(ctx, FILE, name)
             launch = launcher(queue, knl, (items,), (local,), *args)
             where = "global" if name == "contend_global" else "local, then global"
-            label = f"{where}: {c} counter{'s' if c > 1 else ''}"
+            label = f"{where}: {plural(c, 'counter')}"
             prepared.append(Prepared(label, launch,
                                      run_and_compare(queue, launch, counter, c, want, label,
                                                      np.uint32, 0, 0),
@@ -238,7 +239,8 @@ def _against_cupy(cupy, result: dict, row: dict, once, src_np: np.ndarray, total
         seconds = float(np.median(taken))
         r.update(seconds=seconds, min_seconds=float(min(taken)), max_seconds=float(max(taken)),
                  repeats=len(taken), gb_per_s=gb_per_s(r["bytes"], seconds),
-                 timed=f"in turns with the other, {rounds} rounds of {repeats} calls")
+                 timed=f"in turns with the other, {plural(rounds, 'round')} of "
+                       f"{plural(repeats, 'call')}")
     medians = {key: [float(np.median(one)) for one in turns[key]] for key in ("ours", "cupy")}
     result["in_turns"] = {"rounds": rounds, "repeats": repeats,
                           "ours_seconds": row["seconds"], "cupy_seconds": cupy_row["seconds"],

@@ -17,6 +17,7 @@ import pyopencl as cl
 from ..kernels import KERNELS, KernelBuildError, build_file
 from ..probe import KernelLeftOut
 from ..timing import environment, gb_per_s, gflop_per_s, time_kernel, timed
+from ..words import plural
 
 STUDIES = KERNELS / "studies"
 mf = cl.mem_flags
@@ -94,7 +95,9 @@ def expect_close(got: np.ndarray, want: np.ndarray, what: str, rtol: float = 1e-
     bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise StudyMismatch(f"{what}: {int(bad.sum())} of {got.size} values differ from numpy, "
+        wrong = int(bad.sum())
+        raise StudyMismatch(f"{what}: {wrong} of {plural(got.size, 'value')} "
+                            f"{'differs' if wrong == 1 else 'differ'} from numpy, "
                             f"the first at [{i}]: expected {want[i]!r}, got {got[i]!r}")
 
 

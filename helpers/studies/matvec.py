@@ -6,6 +6,7 @@ import numpy as np
 import pyopencl as cl
 
 from ..timing import gb_per_s, gflop_per_s, small_sizes
+from ..words import plural
 from .harness import (
     Prepared,
     cupy_on,
@@ -85,17 +86,18 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     units = queue.device.max_compute_units
     for k in per_unit if local >= 32 else ():
         if units * k < -(-height // (local // 32)):
-            configs.append((f"course: a slice of 32, {k} work-groups per compute unit", "mv_slices",
+            configs.append((f"course: a slice of 32, {plural(k, 'work-group')} per compute unit",
+                            "mv_slices",
                             ("-DSLICE=32",), units * k, "per unit", 0, local))
     fits = 4 * (local + width) <= queue.device.local_mem_size
     for k in per_unit if local >= 32 and fits else ():
         groups_k = min(units * k, -(-height // (local // 32)))
-        configs.append((f"course: a slice of 32, v in local memory, {k} work-groups per compute "
-                        f"unit", "mv_slices_local_v", ("-DSLICE=32",), groups_k, "per unit", 0,
+        configs.append((f"course: a slice of 32, v in local memory, {plural(k, 'work-group')} "
+                        f"per compute unit", "mv_slices_local_v", ("-DSLICE=32",), groups_k, "per unit", 0,
                         local + width))
     for r in rows_at_once if local >= 32 else ():
         rows = local // 32 * r
-        configs.append((f"course: a slice of 32, {r} rows at once", "mv_slices_rows",
+        configs.append((f"course: a slice of 32, {plural(r, 'row')} at once", "mv_slices_rows",
                         ("-DSLICE=32", f"-DROWS={r}"), -(-height // rows), "filled", 0,
                         rows * 33))
     for r in stream_rows:
@@ -103,13 +105,14 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         if per_row < 1 or per_row & (per_row - 1) or 4 * r * local > queue.device.local_mem_size:
             continue
         blocks = -(-height // r)
-        configs.append((f"course: one stream, blocks of {r} rows", "mv_stream", (f"-DROWS={r}",),
+        configs.append((f"course: one stream, blocks of {plural(r, 'row')}", "mv_stream",
+                        (f"-DROWS={r}",),
                         blocks, "filled", 0, r * local))
         for k in stream_per_unit:
             if units * k < blocks:
-                configs.append((f"course: one stream, blocks of {r} rows, {k} work-groups per "
-                                f"compute unit", "mv_stream", (f"-DROWS={r}",), units * k,
-                                "per unit", 0, r * local))
+                configs.append((f"course: one stream, blocks of {plural(r, 'row')}, "
+                                f"{plural(k, 'work-group')} per compute unit", "mv_stream",
+                                (f"-DROWS={r}",), units * k, "per unit", 0, r * local))
     configs = [(*c, local) for c in configs]
     for loc in slice_locals:
         if fitting_local(queue, loc) == loc:

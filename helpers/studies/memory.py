@@ -10,6 +10,7 @@ import pyopencl as cl
 
 from ..checking.exercises import rounded_up
 from ..timing import small_sizes
+from ..words import plural
 from .harness import (
     Prepared,
     device_output,
@@ -180,7 +181,7 @@ def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
     step = kernel(ctx, "hotspot.cl", "hotspot_step", ("-DSTEPS=1",))
     glob = (rounded_up(width, block), rounded_up(height, block))
     launch = chain(step, steps, glob, block)
-    label = f"one launch per step ({steps} launches)"
+    label = f"one launch per step ({plural(steps, 'launch')})"
     prepared.append(Prepared(label, launch, verify_of(launch, steps, label),
                              bytes=12 * cells * steps, flops=13 * cells * steps,
                              params={"width": width, "height": height, "steps": steps,
@@ -196,8 +197,8 @@ def hotspot(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         glob = (groups[0] * block, groups[1] * block)
         launches = steps // k
         launch = chain(knl, launches, glob, block)
-        label = (f"{block} x {block} tiles, {k} step{'s' * (k > 1)} per launch ({launches} "
-                 f"launch{'es' * (launches > 1)})")
+        label = (f"{block} x {block} tiles, {plural(k, 'step')} per launch "
+                 f"({plural(launches, 'launch')})")
         computed = groups[0] * groups[1] * block * block * steps
         prepared.append(Prepared(label, launch, verify_of(launch, launches, label),
                                  bytes=12 * cells * launches, flops=13 * computed,
