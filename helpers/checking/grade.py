@@ -417,7 +417,8 @@ def _first_failure(junit: Path) -> tuple[str, str] | None:
     return None
 
 
-_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\w+)["']""")
+# a check: check("NAME"), or an exercise's %%kernel NAME cell (helpers.magic), which checks too
+_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\w+)["']|\A\s*%%kernel[ \t]+(\w+)""")
 
 
 def code_cells(notebook: Path) -> list[str]:
@@ -435,10 +436,12 @@ def code_cells(notebook: Path) -> list[str]:
 
 
 def check_calls(notebook: Path) -> list[str]:
-    """The exercises a notebook's code cells check (``check("NAME")``), in order."""
+    """The exercises a notebook's code cells check (``check("NAME")`` or ``%%kernel NAME``), in
+    order."""
     found: list[str] = []
     for text in code_cells(notebook):
-        found += [m for m in _CHECK_CALL.findall(text) if m not in found]
+        names = [a or b for a, b in _CHECK_CALL.findall(text)]
+        found += [m for m in names if m not in found]
     return found
 
 
@@ -531,7 +534,8 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
     junit = copy / f"{notebook.stem}.junit.xml"
     # the environment a child of the course gets (none of the instructor's variables), its home
     # the learner's private copy; the notebook's processes get the check's memory and file bounds
-    env = notebook_environment({"COURSE_SOLUTIONS": "0", "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
+    env = notebook_environment({"COURSE_SOLUTIONS": "0", "COURSE_STRICT_CHECKS": "1",
+                                "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
                                 "PYTHONPATH": str(copy), "COURSE_CACHE": str(copy / ".cache"),
                                 "HOME": str(copy)})
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
@@ -550,8 +554,9 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
     if changed:
         return Grade(learner, column, "failed",
                      f"{notebook.name} changed kernels/{', kernels/'.join(changed)} while it ran: "
-                     f"a notebook counts only with the kernels handed in (edit them in the "
-                     f"kernel files, not from the notebook)")
+                     f"a notebook counts only with the kernels handed in (a %%kernel cell must "
+                     f"hold the kernel file's text, or the starting kernel: run it, or save the "
+                     f"file, before handing in)")
     if run.returncode == 0:
         return Grade(learner, column, "passed", f"{notebook.name}: every cell ran")
     first = _first_failure(junit)
