@@ -164,7 +164,9 @@ def test_run_all_reads_a_notebook_whose_exercise_is_unsolved(course, browser):  
     assert problems(page) == []                                        # no traceback anywhere
     for name in ("sum_ints", "sum_ints_multi"):    # each exercise's verdict, under its own cell
         cell = cell_with(page, f"%%kernel {name}")
-        cell.scroll_into_view_if_needed()
+        cell.scroll_into_view_if_needed()    # JupyterLab draws the cells in view only
+        cell.locator(".jp-OutputArea-output", has_text=f"{name} failed").first.wait_for(
+            timeout=60_000)
         out = cell.locator(".jp-OutputArea").inner_text()
         assert f"{name} failed" in out and "Start with Hint 1" in out, out
     page.close()
