@@ -93,8 +93,9 @@ class _Heard:
                        + (" (the one that ran past it was stopped)" if cut else ""))
         elif total is not None and n < total:
             stopped = f"the search ended after {n} of {plural(total, 'configuration')}"
-        if stopped:
-            self.bar.set_description(f"tuning sgemm_param: {stopped}", refresh=False)
+        if stopped:   # the bar already says how many of how many
+            self.bar.set_description_str(f"tuning sgemm_param, {stopped.split(' after ')[0]}",
+                                         refresh=False)
         self.bar.close()
         return stopped
 

@@ -236,6 +236,8 @@ def test_the_tuning_call_ends_within_its_budget_and_margin(cq, tmp_path, monkeyp
             assert record["stopped"].startswith(f"stopped at the {budget:g} s budget after "
                                                 f"{bar.n} of 16 configurations")
             assert record["stopped"] in tuning.summary(record)
+            assert str(bar).startswith(f"tuning sgemm_param, stopped at the {budget:g} s budget: "
+                                       f"{bar.n} of 16 configurations")
 
 
 def test_the_tuning_bar_counts_the_configurations_done(cq, tmp_path, monkeypatch):
