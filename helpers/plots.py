@@ -1,22 +1,46 @@
 """matplotlib figures that render statically (also in an HTML export and under nbval).
 
 Each function takes measured results (the dicts :mod:`helpers.bench` returns) and returns a Figure;
-widgets draw through these same functions.
+widgets draw through these same functions. How every chart reads (a colour per series, plain tick
+labels, legends off the data, devices of different scales apart) is :mod:`helpers.chartstyle`.
 """
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import ticker
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+
+from .chartstyle import (
+    bytes_label,
+    count_label,
+    finish,
+    fitting_time,
+    legend_below,
+    legend_outside,
+    markers,
+    palette,
+    plain_number,
+    tenfold,
+    time_unit,
+)
+from .words import plural
 
 KIND_COLORS = {"set-up": "#d55e00", "transfer": "#999999", "execution": "#0072b2"}
 
 
 def _ms(seconds: float) -> str:
-    ms = seconds * 1e3
-    return f"{ms:.3g} ms" if ms >= 0.01 else f"{ms * 1e3:.3g} µs"
+    """A duration in the unit that fits it: 12.3 ms, 45 µs, 1.2 s."""
+    unit, factor = time_unit([seconds])
+    return f"{_short(seconds * factor)} {unit}"
+
+
+def _short(v: float) -> str:
+    """Three significant digits, written plainly (1230, not 1.23e+03)."""
+    return plain_number(float(f"{v:.3g}"))
 
 
 def runtime_profile(profile: dict, title: str | None = None) -> Figure:
@@ -24,7 +48,7 @@ def runtime_profile(profile: dict, title: str | None = None) -> Figure:
     stages = profile["stages"]
     names = [s["stage"] for s in stages]
     secs = [s["seconds"] for s in stages]
-    fig, ax = plt.subplots(figsize=(8, 0.42 * len(stages) + 1.2))
+    fig, ax = plt.subplots(figsize=(9, 0.42 * len(stages) + 1.2))
     colors = [KIND_COLORS[s["kind"]] for s in stages]
     y = range(len(stages))[::-1]
     ax.barh(list(y), [s * 1e3 for s in secs], color=colors)
@@ -38,11 +62,10 @@ def runtime_profile(profile: dict, title: str | None = None) -> Figure:
     ax.set_title(title or f"Where the time goes: copying {profile['bytes'] / 2**20:.0f} MiB on "
                  f"{dev['device']}\n({dev['platform']}, driver {dev['driver_version']})",
                  fontsize=10)
-    ax.legend(handles=[Patch(color=c, label=k) for k, c in KIND_COLORS.items()],
-              loc="lower right", frameon=False, fontsize=9)
+    legend_outside(ax, handles=[Patch(color=c, label=k) for k, c in KIND_COLORS.items()],
+                   fontsize=9)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def _device_line(result: dict) -> str:
@@ -59,8 +82,6 @@ def ndrange_grid(values, local_size: tuple[int, ...], title: str = "",
     :arg highlight: (global id 0, global id 1) of a work-item to outline.
     :arg labels: write each cell's value in it (when the grid is small enough to read).
     """
-    import numpy as np
-
     values = np.asarray(values)
     if values.ndim == 1:
         values = values[None, :]
@@ -91,144 +112,129 @@ def ndrange_grid(values, local_size: tuple[int, ...], title: str = "",
     ax.set_xlabel("dimension 0 (get_global_id(0))")
     ax.set_ylabel("dimension 1")
     ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
-def shape_problem_figure(problem: str, title: str = "") -> Figure:
-    """A picture that says in words why a range cannot run (the explorer draws it in place of
-    the grid)."""
-    import textwrap
-
-    fig, ax = plt.subplots(figsize=(7, 1.8))
-    ax.axis("off")
-    ax.text(0.0, 0.5, "\n".join(textwrap.wrap(problem, 80)), va="center", fontsize=10,
-            color="#a03000")
-    ax.set_title(title, fontsize=10, loc="left")
-    return fig
+    return finish(fig)
 
 
 def throughput_sweep(sweep: dict, peak: dict | None = None, reference: dict | None = None) -> Figure:
-    """GB/s against the number of elements (log scale), with this device's measured bandwidth peak
-    and, when given, a reference sweep (e.g. the H100's) on the same axes."""
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for result, style in ((sweep, "o-"), (reference, "s--")):
-        if result is None:
-            continue
+    """GB/s against the number of elements (log scales: a reference device, the H100's say, may be
+    a hundred times faster), with this device's measured bandwidth peak."""
+    fig, ax = plt.subplots(figsize=(9, 4))
+    results = [r for r in (sweep, reference) if r is not None]
+    styles = ("o-", "s--")[:len(results)]
+    for result, style, color in zip(results, styles, palette(len(results)), strict=True):
         pts = result["points"]
-        ax.plot([p["n"] for p in pts], [p["gb_per_s"] for p in pts], style,
+        ax.plot([p["n"] for p in pts], [p["gb_per_s"] for p in pts], style, color=color,
                 label=f"{result['exercise']} on {result['environment']['device']['device']}")
     if peak is not None:
         ax.axhline(peak["bandwidth_gb_per_s"], color="#d55e00", ls=":",
                    label=f"measured peak bandwidth {peak['bandwidth_gb_per_s']:.0f} GB/s")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("elements n (log scale)")
-    ax.set_ylabel("GB/s (12 bytes per element)")
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
+    ax.set_xlabel("elements n (log scale; K = 1024, M = 1024²)")
+    ax.set_ylabel("GB/s (log scale; 12 bytes per element)")
     ax.set_title(f"Data throughput against size\n{_device_line(sweep)}", fontsize=10)
-    ax.legend(frameon=False, fontsize=8)
+    legend_outside(ax)
     ax.grid(alpha=0.3, which="both")
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def roofline(sweep: dict, peak: dict, reference: tuple[dict, dict] | None = None) -> Figure:
     """GFLOP/s against FLOP per byte (log-log) under this device's two roofs: the bandwidth slope
     and the compute ceiling, which meet at the ridge point. ``reference``: (sweep, peaks) of another
-    device drawn faintly beside."""
-    import numpy as np
-
-    fig, ax = plt.subplots(figsize=(8, 4.6))
-    for (sw, pk), alpha, mark in (((sweep, peak), 1.0, "o"), (reference or (None, None), 0.45, "s")):
-        if sw is None:
-            continue
+    device drawn faintly beside, in a colour of its own."""
+    fig, ax = plt.subplots(figsize=(9, 4.6))
+    pairs = [p for p in ((sweep, peak), reference) if p is not None and p[0] is not None]
+    for k, ((sw, pk), color) in enumerate(zip(pairs, palette(len(pairs)), strict=True)):
+        alpha, mark = (1.0, "o") if k == 0 else (0.55, "s")
         pts = sw["points"]
         x = np.array([p["flop_per_byte"] for p in pts])
         lo, hi = min(x.min(), 0.1) / 2, max(x.max(), 1000) * 2
         xs = np.logspace(np.log10(lo), np.log10(hi), 200)
         bw, fl = pk["bandwidth_gb_per_s"], pk["compute_gflop_per_s"]
         name = sw["environment"]["device"]["device"]
-        line = ax.plot(xs, np.minimum(xs * bw, fl), "-", alpha=alpha, lw=1.5,
-                       label=f"roofs of {name}: {bw:.0f} GB/s, {fl:.0f} GFLOP/s")[0]
-        ax.plot(x, [p["gflop_per_s"] for p in pts], mark, color=line.get_color(), alpha=alpha,
+        ax.plot(xs, np.minimum(xs * bw, fl), "-", color=color, alpha=alpha, lw=1.5,
+                label=f"roofs of {name}: {bw:.0f} GB/s, {fl:.0f} GFLOP/s")
+        ax.plot(x, [p["gflop_per_s"] for p in pts], mark, color=color, alpha=alpha,
                 label=f"matrix_vector on {name}")
-        ax.axvline(fl / bw, color=line.get_color(), ls=":", alpha=alpha)
-        if alpha == 1.0:
+        ax.axvline(fl / bw, color=color, ls=":", alpha=alpha)
+        if k == 0:
             for p in pts:
                 ax.annotate(f"N={p['repeat']}", (p["flop_per_byte"], p["gflop_per_s"]),
                             textcoords="offset points", xytext=(4, -10), fontsize=7)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("arithmetic intensity (FLOP per byte moved)")
-    ax.set_ylabel("GFLOP/s")
+    ax.set_xlabel("arithmetic intensity (FLOP per byte moved, log scale)")
+    ax.set_ylabel("GFLOP/s (log scale)")
     ax.set_title(f"Roofline: matrix_vector as N grows\n{_device_line(sweep)}", fontsize=10)
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    legend_outside(ax)
     ax.grid(alpha=0.3, which="both")
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def throughput_vs_repeat(sweep: dict, peak: dict) -> Figure:
     """Data throughput (GB/s) and computational throughput (GFLOP/s) of matrix_vector against the
     repeat count N, each beside its measured peak; the crossover is marked."""
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4.2))
     pts = sweep["points"]
     n = [p["repeat"] for p in pts]
     a1.plot(n, [p["gb_per_s"] for p in pts], "o-", color="#0072b2")
-    a1.axhline(peak["bandwidth_gb_per_s"], color="#d55e00", ls=":", label="measured peak")
-    a1.set_ylabel("GB/s")
+    a1.axhline(peak["bandwidth_gb_per_s"], color="#d55e00", ls=":")
+    a1.set_ylabel("GB/s (log scale)")
     a1.set_title("data throughput", fontsize=10)
     a2.plot(n, [p["gflop_per_s"] for p in pts], "o-", color="#009e73")
-    a2.axhline(peak["compute_gflop_per_s"], color="#d55e00", ls=":", label="measured peak")
-    a2.set_ylabel("GFLOP/s")
+    a2.axhline(peak["compute_gflop_per_s"], color="#d55e00", ls=":")
+    a2.set_ylabel("GFLOP/s (log scale)")
     a2.set_title("computational throughput", fontsize=10)
     cross = sweep.get("crossover_repeat")
+    handles = [Line2D([], [], color="#d55e00", ls=":", label="measured peak")]
     for ax in (a1, a2):
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("repeat count N (log scale)")
         if cross:
-            ax.axvline(cross, color="#999999", ls="--", label=f"crossover N ≈ {cross:.0f}")
-        ax.legend(frameon=False, fontsize=8)
+            ax.axvline(cross, color="#999999", ls="--")
         ax.grid(alpha=0.3, which="both")
+    if cross:
+        handles.append(Line2D([], [], color="#999999", ls="--",
+                              label=f"crossover N ≈ {cross:.0f}"))
+    legend_below(fig, handles)
     fig.suptitle(f"matrix_vector, {sweep['rows']} x {sweep['cols']} floats: "
                  f"{_device_line(sweep)}", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return finish(fig, below=True)
 
 
 def group_order(tickets, title: str = "") -> Figure:
     """When each work-group started: its ticket (0 = first) against its group id."""
-    import numpy as np
-
     tickets = np.asarray(tickets)
-    fig, ax = plt.subplots(figsize=(8, 3.2))
-    ax.plot(np.arange(tickets.size), tickets, ".", ms=4)
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    ax.plot(np.arange(tickets.size), tickets, ".", ms=4, color="#0072b2", label="work-groups")
     ax.plot([0, tickets.size - 1], [0, tickets.size - 1], color="#999999", lw=0.8, ls="--",
             label="in order of group id")
     ax.set_xlabel("get_group_id(0)")
     ax.set_ylabel("ticket (start order)")
     ax.set_title(title, fontsize=10)
-    ax.legend(frameon=False, fontsize=8)
-    fig.tight_layout()
-    return fig
+    legend_outside(ax)
+    return finish(fig)
 
 
-def timings(rows: list[tuple[str, float]], title: str = "", unit: str = "ms") -> Figure:
-    """Horizontal bars of kernel times, one per variant, with the time written beside each."""
-    scale = {"ms": 1e3, "µs": 1e6}[unit]
+def timings(rows: list[tuple[str, float]], title: str = "", unit: str | None = None) -> Figure:
+    """Horizontal bars of kernel times (seconds), one per variant, with the time written beside
+    each, in ``unit`` (ms or µs; by default the one that fits the longest)."""
+    scale = {"ms": 1e3, "µs": 1e6, "s": 1.0}[unit] if unit else None
+    if scale is None:
+        unit, scale = time_unit(t for _, t in rows)
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.2))
     y = list(range(len(rows)))[::-1]
     ax.barh(y, [t * scale for _, t in rows], color="#0072b2")
     ax.set_yticks(y, [name for name, _ in rows])
     for yi, (_, t) in zip(y, rows, strict=True):
-        ax.text(t * scale, yi, f" {t * scale:.3g} {unit}", va="center", fontsize=9)
+        ax.text(t * scale, yi, f" {_short(t * scale)} {unit}", va="center", fontsize=9)
     ax.set_xlabel(f"kernel time ({unit}, median)")
     ax.set_xlim(right=max(t for _, t in rows) * scale * 1.3)
     ax.set_title(title, fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -241,7 +247,7 @@ def pipeline(schedule, title: str = "") -> Figure:
     """A dual-pipeline run (:func:`helpers.models.simulate`): one row per warp, a bar from each
     instruction's issue to its completion, barriers as dashed lines."""
     warps = 1 + max((x.warp for x in schedule.issued), default=0)
-    fig, ax = plt.subplots(figsize=(9, 0.35 * warps + 1.6))
+    fig, ax = plt.subplots(figsize=(10, 0.35 * warps + 1.6))
     for x in schedule.issued:
         ax.barh(warps - 1 - x.warp, x.end - x.start, left=x.start, height=0.6,
                 color=PIPE_COLORS[x.kind], alpha=0.45, edgecolor=PIPE_COLORS[x.kind])
@@ -250,13 +256,11 @@ def pipeline(schedule, title: str = "") -> Figure:
         ax.axvline(t, color="#d55e00", linestyle="--", linewidth=1)
     ax.set_yticks(range(warps), [f"warp {w}" for w in range(warps)][::-1])
     ax.set_xlabel("cycles (| issue, bar until the result is ready)")
-    ax.set_title(title or f"{schedule.cycles:g} cycles", fontsize=10)
-    ax.legend(handles=[Patch(color=PIPE_COLORS["comp"], alpha=0.45, label="computation"),
-                       Patch(color=PIPE_COLORS["mem"], alpha=0.45, label="memory")],
-              loc="lower right", fontsize=8)
+    ax.set_title(title or plural(schedule.cycles, "cycle", fmt="g"), fontsize=10)
+    legend_outside(ax, handles=[Patch(color=PIPE_COLORS["comp"], alpha=0.45, label="computation"),
+                                Patch(color=PIPE_COLORS["mem"], alpha=0.45, label="memory")])
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def occupancy(result, title: str = "") -> Figure:
@@ -269,104 +273,114 @@ def occupancy(result, title: str = "") -> Figure:
     for i, v in enumerate(values[::-1]):
         ax.text(v, i, f" {v}", va="center", fontsize=9)
     ax.set_xlabel("work-groups per compute unit that this resource allows")
-    ax.set_title(title or f"{result.groups} work-groups, {result.warps} warps: occupancy "
-                 f"{result.occupancy:.0%} (limited by {result.limited_by})", fontsize=10)
+    ax.set_title(title or f"{plural(result.groups, 'work-group')}, "
+                 f"{plural(result.warps, 'warp')}: occupancy {result.occupancy:.0%} "
+                 f"(limited by {result.limited_by})", fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def sweep_lines(rows: list[dict], x: str, y: str, title: str = "", xlabel: str = "",
                 ylabel: str = "", peak: float | None = None, peak_label: str = "") -> Figure:
-    """One line per row label: ``y`` against ``x`` (e.g. GFLOP/s against work-items)."""
-    fig, ax = plt.subplots(figsize=(8, 4))
+    """One line per row label: ``y`` against ``x`` (e.g. GFLOP/s against work-items), each in a
+    colour (and past eight a marker) of its own."""
+    fig, ax = plt.subplots(figsize=(9, 4.2))
     labels = list(dict.fromkeys(r["label"] for r in rows))
-    for label in labels:
+    for label, color, mark in zip(labels, palette(len(labels)), markers(len(labels)), strict=True):
         pts = sorted((r[x], r[y]) for r in rows if r["label"] == label)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=label, markersize=3)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", marker=mark, color=color,
+                label=label, markersize=4)
+    ax.set_xscale("log", base=2)
     if peak:
         ax.axhline(peak, color="black", linestyle=":", linewidth=1)
-        ax.text(ax.get_xlim()[0], peak, f" {peak_label}", va="bottom", fontsize=8)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel(xlabel or x)
+        ax.text(0.0, peak, f" {peak_label}", va="bottom", fontsize=8,
+                transform=ax.get_yaxis_transform())
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
+    ax.set_xlabel(f"{xlabel or x} (log scale)")
     ax.set_ylabel(ylabel or y)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, ncol=2 if len(labels) > 6 else 1)
+    legend_outside(ax, fontsize=7)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def compare(series: dict[str, dict[str, float]], title: str = "", unit: str = "ms",
             log: bool = True) -> Figure:
     """Grouped horizontal bars: for each variant, one bar per device (``series`` maps a device
-    name to {variant: value}); devices without a variant leave a gap."""
+    name to {variant: value}); devices without a variant leave a gap. Times are shown in the unit
+    that fits them; devices that differ more than tenfold get a log axis even when ``log`` is off
+    (a linear one would flatten the slower), and the axis says so."""
     variants = list(dict.fromkeys(v for s in series.values() for v in s))
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(variants) * max(1, len(series) / 1.6) + 1.4))
+    unit, factor = fitting_time([v for s in series.values() for v in s.values()], unit)
+    forced = not log and tenfold({d: s.values() for d, s in series.items()})
+    fig, ax = plt.subplots(figsize=(10, 0.45 * len(variants) * max(1, len(series) / 1.6) + 1.4))
     height = 0.8 / max(len(series), 1)
-    colors = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#999999", "#d55e00"]
-    for k, (device, values) in enumerate(series.items()):
+    for k, ((device, values), color) in enumerate(zip(series.items(), palette(len(series)),
+                                                      strict=True)):
         ys = [len(variants) - 1 - i + (k - (len(series) - 1) / 2) * -height
               for i, v in enumerate(variants) if v in values]
-        xs = [values[v] for v in variants if v in values]
-        ax.barh(ys, xs, height=height, color=colors[k % len(colors)], label=device)
+        xs = [values[v] * factor for v in variants if v in values]
+        ax.barh(ys, xs, height=height, color=color, label=device)
         for yy, xx in zip(ys, xs, strict=True):
-            ax.text(xx, yy, f" {xx:.3g}", va="center", fontsize=7)
+            ax.text(xx, yy, f" {_short(xx)}", va="center", fontsize=7)
     ax.set_yticks(range(len(variants))[::-1], variants, fontsize=8)
-    if log:
+    if log or forced:
         ax.set_xscale("log")
-    ax.set_xlabel(unit)
+    ax.set_xlabel(unit + (" (log scale: the devices differ more than tenfold)" if forced else
+                          " (log scale)" if log else ""))
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    legend_outside(ax)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
+
+
+TRANSFER_KINDS = ("numpy (pageable)", "pinned (ALLOC_HOST_PTR)", "mapped (zero-copy)")
 
 
 def transfer_bandwidth(result: dict, reference: dict | None = None) -> Figure:
     """GB/s of host-to-device (left) and device-to-host (right) transfers against their size, one
-    line per kind of host memory; ``reference`` (another device's result) dashed beside it.
+    line per kind of host memory; ``reference`` (another device's result) dashed beside it, each
+    line in a colour of its own, on log scales (the H100's link is many times a CPU's copy).
     Zero-copy moves no bytes: its line is the size over the time a map and unmap take."""
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
-    colors = {"numpy (pageable)": "#0072b2", "pinned (ALLOC_HOST_PTR)": "#d55e00",
-              "mapped (zero-copy)": "#009e73"}
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
+    runs = [(res, style, tag) for res, style, tag in
+            ((result, "o-", ""), (reference, "s--", "H100: ")) if res is not None]
+    lines = [(res, style, tag, kind) for res, style, tag in runs
+             for kind in dict.fromkeys(r["kind"] for r in res["rows"])]
+    colors = palette(len(lines))
     for ax, key, what in zip(axes, ("h2d_gb_per_s", "d2h_gb_per_s"),
                              ("host to device", "device to host"), strict=True):
-        for res, style, tag in ((result, "o-", ""), (reference, "s--", "H100: ")):
-            if res is None:
-                continue
-            for kind in dict.fromkeys(r["kind"] for r in res["rows"]):
-                pts = sorted((r["bytes"], r[key]) for r in res["rows"] if r["kind"] == kind)
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, markersize=3,
-                        color=colors.get(kind, "#999999"), label=tag + kind,
-                        alpha=1.0 if res is result else 0.6)
+        for (res, style, tag, kind), color in zip(lines, colors, strict=True):
+            pts = sorted((r["bytes"], r[key]) for r in res["rows"] if r["kind"] == kind)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, markersize=3, color=color,
+                    label=tag + kind)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        ax.set_xlabel("bytes per transfer")
+        ax.xaxis.set_major_locator(ticker.LogLocator(base=2, numticks=6))
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(bytes_label))
+        ax.set_xlabel("bytes per transfer (log scale)")
         ax.set_title(what, fontsize=10)
         ax.spines[["top", "right"]].set_visible(False)
-    axes[0].set_ylabel("GB/s (zero-copy: bytes / map time)")
-    axes[1].legend(fontsize=7, loc="lower right")
+    axes[0].set_ylabel("GB/s, log scale (zero-copy: bytes / map time)")
+    legend_outside(axes[1], fontsize=7)
     fig.suptitle(f"Transfers on {_device_line(result)}", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 COMMAND_COLORS = {"copy in": "#e69f00", "kernel": "#0072b2", "copy out": "#009e73"}
 
 
-def _command_bar(ax, y: float, c: dict) -> None:
-    """One command of a timeline as a bar from its start to its end (seconds, drawn in ms)."""
-    ax.barh(y, (c["end"] - c["start"]) * 1e3, left=c["start"] * 1e3, height=0.6,
+def _command_bar(ax, y: float, c: dict, factor: float) -> None:
+    """One command of a timeline as a bar from its start to its end (seconds, drawn times
+    ``factor``: in ms or µs)."""
+    ax.barh(y, (c["end"] - c["start"]) * factor, left=c["start"] * factor, height=0.6,
             color=COMMAND_COLORS[c["what"]], edgecolor="white", linewidth=0.5)
 
 
 def _finish_timeline(fig: Figure, ax) -> Figure:
-    ax.legend(handles=[Patch(color=c, label=k) for k, c in COMMAND_COLORS.items()], fontsize=8,
-              loc="upper right", ncol=3, frameon=False)
+    legend_outside(ax, handles=[Patch(color=c, label=k) for k, c in COMMAND_COLORS.items()])
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def timeline(result: dict) -> Figure:
@@ -378,18 +392,19 @@ def timeline(result: dict) -> Figure:
         for q in queues:
             lanes.append((f"{run['label']}\nqueue {q + 1}" if len(queues) > 1 else run["label"],
                           [c for c in run["commands"] if c["queue"] == q]))
-    fig, ax = plt.subplots(figsize=(10, 0.7 * len(lanes) + 1.4))
+    unit, factor = time_unit(c["end"] for _, cmds in lanes for c in cmds)
+    fig, ax = plt.subplots(figsize=(11, 0.7 * len(lanes) + 1.4))
     for y, (_, cmds) in enumerate(reversed(lanes)):
         for c in cmds:
-            _command_bar(ax, y, c)
+            _command_bar(ax, y, c, factor)
             if c["what"] == "kernel":
-                ax.text((c["start"] + c["end"]) / 2 * 1e3, y, str(c["chunk"]), ha="center",
+                ax.text((c["start"] + c["end"]) / 2 * factor, y, str(c["chunk"]), ha="center",
                         va="center", fontsize=7, color="white")
     ax.set_yticks(range(len(lanes)), [name for name, _ in reversed(lanes)], fontsize=8)
-    ax.set_xlabel("milliseconds from the first command's start (profiling events)")
+    ax.set_xlabel(f"{unit} from the first command's start (profiling events)")
     spans = ", ".join(f"{r['label']}: {_ms(r['seconds'])}" for r in result["runs"])
-    ax.set_title(f"{result['chunks']} chunks of {result['chunk_bytes'] / 2**20:.0f} MiB: copy in, "
-                 f"kernel, copy out ({spans})\n{_device_line(result)}", fontsize=9)
+    ax.set_title(f"{plural(result['chunks'], 'chunk')} of {result['chunk_bytes'] / 2**20:.0f} "
+                 f"MiB: copy in, kernel, copy out ({spans})\n{_device_line(result)}", fontsize=9)
     return _finish_timeline(fig, ax)
 
 
@@ -397,18 +412,20 @@ def device_timeline(result: dict) -> Figure:
     """A job split across devices (:func:`helpers.studies.advanced.split_job`): one lane per
     device, a bar per command (copy in, kernel, copy out), on the host's clock."""
     names = result["devices"]
-    fig, ax = plt.subplots(figsize=(10, 0.8 * len(names) + 1.4))
+    unit, factor = time_unit(c["end"] for c in result["commands"])
+    fig, ax = plt.subplots(figsize=(11, 0.8 * len(names) + 1.4))
     for c in result["commands"]:
-        _command_bar(ax, len(names) - 1 - c["device"], c)
+        _command_bar(ax, len(names) - 1 - c["device"], c, factor)
     shares = result["rows"][-1]["shares"]
     ax.set_yticks(range(len(names)), [f"{name}\n{share:.0%} of the job"
                                       for name, share in zip(names, shares, strict=True)][::-1],
                   fontsize=8)
-    ax.set_xlabel("milliseconds on the host's clock (each device's events placed at its first "
+    ax.set_xlabel(f"{unit} on the host's clock (each device's events placed at its first "
                   "enqueue)")
     split = result["rows"][-1]
-    ax.set_title(f"{result['n']} elements split by measured speed: {_ms(split['seconds'])} "
-                 f"(the ideal split: {_ms(split['ideal_seconds'])})", fontsize=9)
+    ax.set_title(f"{plural(result['n'], 'element')} split by measured speed: "
+                 f"{_ms(split['seconds'])} (the ideal split: {_ms(split['ideal_seconds'])})",
+                 fontsize=9)
     return _finish_timeline(fig, ax)
 
 
@@ -417,10 +434,10 @@ def tuning_space(record: dict, title: str = "") -> Figure:
     through local memory, with the best one named (cf. Du et al. 2011, Fig. 14)."""
     tried = sorted((t for t in record["tried"] if "gflop_per_s" in t),
                    key=lambda t: t["gflop_per_s"])
-    fig, ax = plt.subplots(figsize=(9, 3.6))
+    fig, ax = plt.subplots(figsize=(10, 3.6))
     colors = ["#0072b2" if t["LOCAL"] else "#e69f00" for t in tried]
     ax.bar(range(len(tried)), [t["gflop_per_s"] for t in tried], color=colors, width=1.0)
-    ax.set_xlabel(f"the {len(tried)} configurations timed, slowest to fastest "
+    ax.set_xlabel(f"the {plural(len(tried), 'configuration')} timed, slowest to fastest "
                   f"({record['space_size']} valid in the space)")
     ax.set_ylabel("GFLOP/s")
     best = tried[-1] if tried else None
@@ -429,13 +446,11 @@ def tuning_space(record: dict, title: str = "") -> Figure:
                     f"TK={best['TK']}, VW={best['VW']}: {best['gflop_per_s']:.1f} GFLOP/s",
                     (len(tried) - 1, best["gflop_per_s"]), xytext=(-10, -4),
                     textcoords="offset points", ha="right", va="top", fontsize=8)
-    ax.legend(handles=[Patch(color="#0072b2", label="tiles in local memory"),
-                       Patch(color="#e69f00", label="no local memory")], fontsize=8,
-              loc="upper left", frameon=False)
+    legend_outside(ax, handles=[Patch(color="#0072b2", label="tiles in local memory"),
+                                Patch(color="#e69f00", label="no local memory")])
     ax.set_title(title or "The tuning run's configurations", fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def rates(rows: list[dict], peak: float | None = None, title: str = "") -> Figure:
@@ -453,13 +468,28 @@ def rates(rows: list[dict], peak: float | None = None, title: str = "") -> Figur
     for yi, v in zip(y, values, strict=True):
         share = ("" if not peak else " (above the measured peak)" if v > peak else
                  f" ({100 * v / peak:.0f}% of peak)")
-        ax.text(v, yi, f" {v:.3g}{share}", va="center", fontsize=8)
+        ax.text(v, yi, f" {_short(v)}{share}", va="center", fontsize=8)
     ax.set_xlabel("GFLOP/s (median; whiskers: fastest and slowest run)")
     ax.set_xlim(right=max(values) * 1.45)
     ax.set_title(title, fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
+
+
+def _work_group_line(ax, rows: list[dict], color, label: str, chosen: int | str | None) -> None:
+    """One device's GB/s against the local size, its NULL as a dashed line, ``chosen`` ringed."""
+    sized = sorted((r["local"], r["gb_per_s"]) for r in rows if r.get("local"))
+    ax.plot([s for s, _ in sized], [g for _, g in sized], "o-", markersize=3, color=color,
+            label=label)
+    null = [r["gb_per_s"] for r in rows if r.get("local") is None]
+    if null:
+        ax.axhline(null[0], color=color, linestyle="--", linewidth=1)
+        ax.text(sized[0][0] if sized else 1, null[0], " NULL", color=color, fontsize=7,
+                va="bottom")
+    at = [g for s, g in sized if s == chosen] or (null if chosen == "NULL" else [])
+    if at:
+        ax.plot([chosen if chosen != "NULL" else sized[-1][0]], at, "o", markersize=11,
+                markerfacecolor="none", markeredgecolor="black")
 
 
 def work_group_sizes(series: dict[str, list[dict]], chosen: int | str | None = None,
@@ -467,33 +497,33 @@ def work_group_sizes(series: dict[str, list[dict]], chosen: int | str | None = N
     """One line per device (``series`` maps a device name to the rows of
     :func:`helpers.lessons.work_group_sizes`): GB/s at each local size, and a dashed line at the
     throughput with the local size left to the driver (NULL). ``chosen`` marks one size ("NULL"
-    marks the driver's)."""
-    fig, ax = plt.subplots(figsize=(8, 4))
-    colors = ["#0072b2", "#e69f00", "#009e73", "#cc79a7"]
-    for k, (device, rows) in enumerate(series.items()):
-        color = colors[k % len(colors)]
-        sized = sorted((r["local"], r["gb_per_s"]) for r in rows if r.get("local"))
-        ax.plot([s for s, _ in sized], [g for _, g in sized], "o-", markersize=3, color=color,
-                label=device)
-        null = [r["gb_per_s"] for r in rows if r.get("local") is None]
-        if null:
-            ax.axhline(null[0], color=color, linestyle="--", linewidth=1)
-            ax.text(sized[0][0] if sized else 1, null[0], " NULL", color=color, fontsize=7,
-                    va="bottom")
-        at = [g for s, g in sized if s == chosen] or (null if chosen == "NULL" else [])
-        if at:
-            ax.plot([chosen if chosen != "NULL" else sized[-1][0]], at, "o", markersize=11,
-                    markerfacecolor="none", markeredgecolor="black")
-    if isinstance(chosen, int):
-        ax.axvline(chosen, color="black", linewidth=0.8, linestyle=":")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("work-items per work-group (local size)")
-    ax.set_ylabel("GB/s")
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8)
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    return fig
+    marks the driver's). Devices whose throughputs differ more than tenfold (a CPU beside the
+    H100) each get a panel with a y-axis of its own, and the title says so."""
+    apart = tenfold({d: [r["gb_per_s"] for r in rows] for d, rows in series.items()})
+    panels = len(series) if apart else 1
+    fig, axes = plt.subplots(1, panels, figsize=(10 if panels == 1 else 5.2 * panels, 4),
+                             squeeze=False)
+    axes = list(axes[0])
+    for k, ((device, rows), color) in enumerate(zip(series.items(), palette(len(series)),
+                                                    strict=True)):
+        ax = axes[k if apart else 0]
+        _work_group_line(ax, rows, color, device, chosen)
+        if apart:
+            ax.set_title(device, fontsize=9)
+    for ax in axes:
+        if isinstance(chosen, int):
+            ax.axvline(chosen, color="black", linewidth=0.8, linestyle=":")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("work-items per work-group (local size)")
+        ax.set_ylabel("GB/s")
+        ax.spines[["top", "right"]].set_visible(False)
+    if apart:
+        fig.suptitle(f"{title}\n(each device on its own y-axis: they differ more than tenfold)",
+                     fontsize=10)
+    else:
+        axes[0].set_title(title, fontsize=10)
+        legend_outside(axes[0])
+    return finish(fig)
 
 
 def images(pictures: dict[str, np.ndarray], title: str = "") -> Figure:
@@ -506,5 +536,4 @@ def images(pictures: dict[str, np.ndarray], title: str = "") -> Figure:
         ax.set_yticks([])
     if title:
         fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return fig
+    return finish(fig)

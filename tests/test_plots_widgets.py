@@ -3,10 +3,16 @@ widgets are built here without a browser, as nbval does)."""
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.colors import to_rgb
+from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from matplotlib.transforms import Bbox
 
 from helpers import (
     bench,
@@ -19,6 +25,7 @@ from helpers.checking import passed
 from helpers.device import course_context
 from helpers.kernels import kernel_path
 
+from .figures_for_tests import figures
 from .shipped import shipped_skeleton
 
 
@@ -205,3 +212,143 @@ def test_the_work_group_size_explorer_marks_the_chosen_size_on_every_device():
     assert w.lines()[0] == "here: 15.0 GB/s (75% of the best, 20.0 GB/s at 256)"
     assert isinstance(plots.work_group_sizes({"here": here}, "NULL"), Figure)
 
+
+# --------------------------------------------------------------------------------------------------
+# How every figure reads: a colour per series, legends off the data, plain tick labels, devices of
+# different scales apart.
+
+FIGURES = figures()
+
+
+def _drawn(name: str) -> Figure:
+    fig = FIGURES[name]()
+    fig.canvas.draw()
+    return fig
+
+
+def _series(ax) -> list[tuple[str, tuple]]:
+    """(label, colour) of each data series of ``ax``: labelled lines with markers, labelled bars,
+    and the patches a legend names (bars coloured by category)."""
+    found = []
+    for line in ax.get_lines():
+        if not line.get_label().startswith("_") and line.get_marker() not in (None, "", "None"):
+            found.append((line.get_label(), to_rgb(line.get_color())))
+    for bars in ax.containers:
+        if isinstance(bars, BarContainer) and not bars.get_label().startswith("_"):
+            found.append((bars.get_label(), to_rgb(bars.patches[0].get_facecolor())))
+    legend = ax.get_legend()
+    for handle in legend.legend_handles if legend else []:
+        if isinstance(handle, Patch) and not handle.get_label().startswith("_"):   # a proxy
+            found.append((handle.get_label(), to_rgb(handle.get_facecolor())))
+    return found
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_each_series_has_a_colour_of_its_own(name):
+    fig = _drawn(name)
+    for ax in fig.axes:
+        series = _series(ax)
+        colours = [c for _, c in series]
+        assert len(set(colours)) == len(colours), (name, ax.get_title(), series)
+    plt.close(fig)
+
+
+def test_the_chart_of_twelve_series_has_twelve_colours():
+    fig = _drawn("sweep_lines mlp (12 series)")
+    assert len({c for _, c in _series(fig.axes[0])}) == 12
+    plt.close(fig)
+
+
+def _data_boxes(ax, renderer) -> list:
+    """Display-space boxes of everything that shows data: each point of each line (its markers
+    and vertices), each bar."""
+    boxes = []
+    for line in ax.get_lines():
+        xy = line.get_transform().transform(line.get_xydata())
+        boxes += [Bbox([p, p]) for p in xy if np.isfinite(p).all()]
+    boxes += [p.get_window_extent(renderer) for bars in ax.containers
+              if isinstance(bars, BarContainer) for p in bars.patches]
+    return boxes
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_no_legend_covers_data(name):
+    fig = _drawn(name)
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        box = legend.get_window_extent(renderer)
+        if not box.overlaps(ax.get_window_extent(renderer)):
+            continue   # outside the axes
+        covered = [b for b in _data_boxes(ax, renderer) if b.overlaps(box)]
+        assert not covered, f"{name}: the legend covers {len(covered)} data points or bars"
+    for legend in fig.legends:
+        box = legend.get_window_extent(renderer)
+        assert not any(box.overlaps(ax.get_window_extent(renderer)) for ax in fig.axes), name
+    plt.close(fig)
+
+
+POWERS = re.compile(r"\de[+-]?\d|×|\\times|10\^|\$")
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_no_axis_uses_an_offset_or_powers_of_ten(name):
+    fig = _drawn(name)
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            assert axis.get_offset_text().get_text() == "", (name, axis.get_offset_text())
+            labels = [t.get_text() for t in axis.get_ticklabels(which="both")]
+            assert not [t for t in labels if POWERS.search(t)], (name, labels)
+    plt.close(fig)
+
+
+def test_a_small_time_is_drawn_in_microseconds_and_large_numbers_plainly():
+    fig = plots.timings([("a", 2e-6), ("b", 5e-5)], "t")
+    assert fig.axes[0].get_xlabel().startswith("kernel time (µs")
+    assert [t.get_text().strip() for t in fig.axes[0].texts] == ["2 µs", "50 µs"]
+    fig = plots.compare({"H100": {"a": 0.004, "b": 0.02}}, "t", "ms", log=False)
+    assert fig.axes[0].get_xlabel() == "µs"
+    assert plots.compare({"H100": {"a": 12345.0}}, "t", "GB/s").axes[0].texts[0].get_text() \
+        == " 12,300"
+    plt.close("all")
+
+
+def _device_values(ax, device: str) -> list[float]:
+    """What ``ax`` shows of ``device`` (series whose label names it): lines' y values, bars'
+    lengths."""
+    values = []
+    for line in ax.get_lines():
+        if device in line.get_label():
+            values += [float(v) for v in line.get_ydata()]
+    for bars in ax.containers:
+        if isinstance(bars, BarContainer) and device in bars.get_label():
+            horizontal = bars.orientation == "horizontal"
+            values += [p.get_width() if horizontal else p.get_height() for p in bars.patches]
+    return [v for v in values if v > 0]
+
+
+@pytest.mark.parametrize("name, devices", [
+    ("work_group_sizes", ("Xeon", "H100")),
+    ("compare", ("Xeon", "H100")),
+    ("compare, linear asked", ("Xeon", "H100")),
+    ("throughput_sweep", ("Xeon", "H100")),
+    ("roofline", ("Xeon", "H100")),
+])
+def test_devices_tenfold_apart_do_not_share_a_linear_axis(name, devices):
+    fig = _drawn(name)
+    shared = 0
+    for ax in fig.axes:
+        tops = {d: max(v) for d in devices if (v := _device_values(ax, d))}
+        if len(tops) < 2 or max(tops.values()) <= 10 * min(tops.values()):
+            continue
+        shared += 1
+        bars = [b for b in ax.containers if isinstance(b, BarContainer)]
+        axis = ax.xaxis if bars and bars[0].orientation == "horizontal" else ax.yaxis
+        label = axis.get_label().get_text()
+        assert axis.get_scale() == "log" and "log scale" in label, (name, label)
+    if name.startswith("work_group_sizes"):   # a panel each, and the figure says why
+        assert shared == 0 and len(fig.axes) == 2
+        assert "own y-axis" in fig._suptitle.get_text()
+    plt.close(fig)
