@@ -50,6 +50,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from .words import plural
 
@@ -170,6 +171,18 @@ def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
     return how, (said[:300] + "...") if len(said) > 300 else said
 
 
+class Sandbox(Protocol):
+    """How a child that serves a graded learner runs (the grader sets :data:`SANDBOX`; see
+    :mod:`helpers.checking.sandbox`): its command wrapped, and its bounds set before it starts."""
+
+    def wrap(self, command: list[str], folder: Path) -> list[str]: ...
+
+    def limits(self) -> None: ...
+
+
+SANDBOX: Sandbox | None = None     # set while a class is graded: children with an owner run in it
+
+
 @dataclass
 class Outcome:
     """How one request ended. ``ended``: the child said ``end`` (whatever its events said);
@@ -215,14 +228,16 @@ class Child:
         if key.task in LEARNER_TASKS:
             env = {**ONE_THREAD_MATH, **env}
         self.started = time.perf_counter()
+        # (-W: runpy warns when the package imported helpers.apart before running it: a line of
+        # ours that must never pass for a kernel's output)
+        command = [sys.executable, "-W", "ignore::RuntimeWarning:runpy", "-m", "helpers.apart",
+                   key.task, key.device or "null"]
+        jailed = SANDBOX is not None and bool(key.owner)    # a learner's work, being graded
         self.proc = subprocess.Popen(
-            # (-W: runpy warns when the package imported helpers.apart before running it: a
-            # line of ours that must never pass for a kernel's output)
-            [sys.executable, "-W", "ignore::RuntimeWarning:runpy", "-m", "helpers.apart",
-             key.task, key.device or "null"],
+            SANDBOX.wrap(command, self.dir) if jailed else command,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output,
             env=child_environment(env), cwd=self.dir, bufsize=0,
-            start_new_session=(os.name == "posix"))
+            start_new_session=(os.name == "posix"), preexec_fn=SANDBOX.limits if jailed else None)
         self.events: queue.Queue = queue.Queue()   # (arrival time, event); None when it died
         self.ready = False
         self.ready_at: float | None = None

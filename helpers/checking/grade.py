@@ -187,6 +187,14 @@ class _Owners:
             apart.POOL.close(owner=learner)
 
 
+def content_seed(exercise: str, kernel: Path) -> int:
+    """The seed of a graded check's inputs, from what was handed in: the same submission graded
+    twice meets the same cases and inputs, so it gets the same grade."""
+    import hashlib
+    digest = hashlib.sha256(exercise.encode() + b"\0" + kernel.read_bytes()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
 def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
               run_timeout: float | None = None, owners: _Owners | None = None) -> Grade:
     from .options import RUN_TIMEOUT, CheckOptions
@@ -194,7 +202,7 @@ def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
     # one Oclgrind worker a check: the grader's cores go to checks side by side (``jobs``)
     options = CheckOptions(solutions=False, require_speed=require_speed,
                            run_timeout=run_timeout or RUN_TIMEOUT, owner=learner,
-                           oclgrind_workers=1)
+                           oclgrind_workers=1, seed=content_seed(exercise, kernel))
     try:
         report = run_check(exercise, kernel, options)
     except Exception as e:  # the checker's own failure: reported in the cell, never fatal
@@ -211,13 +219,14 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
           only: list[str] | None = None, require_speed: bool = False,
           run_timeout: float | None = None, notebooks: bool = False,
           notebook_timeout: float = NOTEBOOK_TIMEOUT, progress: bool = True,
-          max_archive_mb: float = ARCHIVE_MB, notebooks_as_root: bool = False) -> list[Grade]:
+          max_archive_mb: float = ARCHIVE_MB, notebooks_as_root: bool = False,
+          sandbox: bool = True) -> list[Grade]:
     """Grade every learner of ``submissions`` on every exercise (or ``only`` these) and, with
     ``notebooks``, run each learner's notebooks; write grades.csv, details.json and report.html
-    into ``out``. Returns the grades. Run by root, each learner's notebooks run as a user id of
+    into ``out``, once every learner's process is gone. Returns the grades. Every check's
+    workers and every notebook run in the sandbox (:mod:`.sandbox`; ``sandbox=False``: not, on a
+    machine that holds nothing else). Run by root, each learner's notebooks run as a user id of
     their own that no account has (see :func:`notebook_users`), unless ``notebooks_as_root``."""
-    from tqdm.auto import tqdm
-
     from .exercises import exercises, get
 
     submissions = Path(submissions)
@@ -231,8 +240,42 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
     if out.resolve().is_relative_to(submissions.resolve()) and submissions.is_dir():
         raise GradeUsageError(f"--out {out} is inside the submissions: the grader never writes "
                               f"there; choose another folder")
+    if sandbox:
+        from .sandbox import why_not
+        why = why_not()
+        if why is not None:
+            raise GradeUsageError(f"the sandbox cannot run here: {why}. Learners' kernels and "
+                                  f"notebooks are hostile input: install it, or grade with "
+                                  f"--no-sandbox, only on a machine that holds nothing else")
+    else:
+        print("grading without the sandbox: learners' kernels and notebooks run with this "
+              "process's rights, its network and its view of the files", flush=True)
     with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
         tmp = Path(tmp)
+        hidden = [tmp.resolve(), out.resolve(), submissions.resolve()] if sandbox else None
+        grades, found, columns = _grade_in(submissions, tmp, out, names, jobs, require_speed,
+                                           run_timeout, notebooks, notebook_timeout, progress,
+                                           max_archive_mb, notebooks_as_root, hidden)
+    order = {n: i for i, n in enumerate(columns)}
+    grades.sort(key=lambda g: (g.learner, order[g.exercise]))
+    write_outputs(grades, list(found), columns, out)
+    return grades
+
+
+def _grade_in(submissions: Path, tmp: Path, out: Path, names: list[str], jobs: int | None,
+              require_speed: bool, run_timeout: float | None, notebooks: bool,
+              notebook_timeout: float, progress: bool, max_archive_mb: float,
+              notebooks_as_root: bool, hidden: list[Path] | None
+              ) -> tuple[list[Grade], dict[str, Path], list[str]]:
+    """The grading itself, in the temporary folder ``tmp`` (see :func:`grade`); ``hidden``: the
+    folders the sandbox hides (None: no sandbox)."""
+    from tqdm.auto import tqdm
+
+    from .. import apart
+    from .exercises import get
+    from .sandbox import GradingSandbox
+    apart.SANDBOX = GradingSandbox(hidden) if hidden is not None else None
+    try:
         if submissions.is_file() and submissions.name.endswith(ARCHIVES):
             root = unpack(submissions, tmp / "unpacked", max_archive_mb)
         elif submissions.is_file():
@@ -295,7 +338,7 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
             futures = [pool.submit(grade_one, lr, path, ex, require_speed, run_timeout, owners)
                        for lr, ex, path in together]
             futures += [pool.submit(grade_notebook, lr, copy, nb, notebook_timeout,
-                                    users[lr] if users else None)
+                                    users[lr] if users else None, hidden)
                         for lr, copy, nb in notebook_work]
             for f in as_completed(futures):
                 grades.append(f.result())
@@ -304,10 +347,30 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
             grades.append(grade_one(lr, path, ex, require_speed, run_timeout, owners))
             bar.update()
         bar.close()
-    order = {n: i for i, n in enumerate(columns)}
-    grades.sort(key=lambda g: (g.learner, order[g.exercise]))
-    write_outputs(grades, list(found), columns, out)
-    return grades
+        return with_kernel_verdicts(grades, notebook_work), found, columns
+    finally:
+        apart.SANDBOX = None
+
+
+def with_kernel_verdicts(grades: list[Grade], notebook_work: list[tuple[str, Path, Path]]
+                         ) -> list[Grade]:
+    """A notebook whose cells all ran passes only if every exercise it checks passed the grader's
+    own check of the handed-in kernel (what the notebook's code says of its checks is not
+    trusted: it runs the learner's code)."""
+    from .notebook_grade import judged
+    status = {(g.learner, g.exercise): g.status for g in grades}
+    notebooks = {(lr, f"notebook {nb.stem}"): nb for lr, _, nb in notebook_work}
+    out = []
+    for g in grades:
+        nb = notebooks.get((g.learner, g.exercise))
+        if nb is not None and g.status == "passed":
+            checked = check_calls(nb)
+            why = judged(True, checked, {n: status.get((g.learner, n), "not graded")
+                                         for n in checked})
+            if why:
+                g = Grade(g.learner, g.exercise, "failed", f"{nb.name}: {why}")
+        out.append(g)
+    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -403,12 +466,51 @@ def course_copy(learner_folder: Path, into: Path) -> Path:
     return into
 
 
-def _first_failure(junit: Path) -> tuple[str, str] | None:
+def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
+                  hidden: list[Path] | None):
+    """nbval over ``notebook`` as the learner's (see :func:`grade_notebook`): the finished
+    process and its junit report's text. In the sandbox the notebook runs in a copy of ``copy``
+    inside it (so the copy outside never changes); without, in ``copy`` itself."""
+    import subprocess
+    import sys
+
+    from .. import apart
+    from .notebook_grade import junit_of, sandboxed_command
+    where = Path("/tmp/course") if hidden is not None else copy
+    # the environment a child of the course gets (none of the instructor's variables), its home
+    # the learner's private copy; the notebook's processes get the check's memory and file bounds
+    env = notebook_environment({"COURSE_SOLUTIONS": "0", "COURSE_STRICT_CHECKS": "1",
+                                "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
+                                "PYTHONPATH": str(where), "COURSE_CACHE": str(where / ".cache"),
+                                "HOME": str(where)})
+    args = ["-q", "-p", "no:cacheprovider", "-o", "addopts=", "--nbval-lax",
+            "--nbval-current-env", f"--nbval-cell-timeout={CELL_TIMEOUT}",
+            f"notebooks/{notebook.name}"]
+    if hidden is not None:
+        from .sandbox import limits
+        cmd, preexec = sandboxed_command(args, copy, hidden), limits
+    else:
+        junit = copy / f"{notebook.stem}.junit.xml"
+        cmd = [sys.executable, "-m", "pytest", *args, "--rootdir", str(copy),
+               f"--junitxml={junit}"]
+        preexec = apart.learner_limits if os.name == "posix" else None
+    try:
+        run = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True,
+                             timeout=timeout, start_new_session=True, preexec_fn=preexec,
+                             **as_user(uid))
+    except subprocess.TimeoutExpired:
+        raise TimeoutError from None
+    if hidden is not None:
+        return run, junit_of(run.stdout)
+    return run, junit.read_text(errors="replace") if junit.is_file() else ""
+
+
+def _first_failure(junit: str) -> tuple[str, str] | None:
     """The first failing cell of an nbval run (its name and the start of its message), or None."""
     import xml.etree.ElementTree as ET
     try:
-        root = ET.parse(junit).getroot()
-    except (OSError, ET.ParseError):
+        root = ET.fromstring(junit)
+    except ET.ParseError:
         return None
     for case in root.iter("testcase"):
         for bad in list(case.findall("failure")) + list(case.findall("error")):
@@ -440,8 +542,9 @@ def check_calls(notebook: Path) -> list[str]:
     order."""
     found: list[str] = []
     for text in code_cells(notebook):
-        names = [a or b for a, b in _CHECK_CALL.findall(text)]
-        found += [m for m in names if m not in found]
+        for a, b in _CHECK_CALL.findall(text):
+            if (a or b) not in found:
+                found.append(a or b)
     return found
 
 
@@ -511,42 +614,33 @@ def missing_checks(notebook: Path) -> str:
 
 
 def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
-                   uid: int | None = None) -> Grade:
+                   uid: int | None = None, hidden: list[Path] | None = None) -> Grade:
     """Run one of the learner's notebooks under nbval in a child process (solutions off, small
     sizes, a time limit per cell and for the whole notebook; as user and group ``uid``, with no
-    other groups, when given); the first failing cell is the diagnosis."""
-    import subprocess
-    import sys
-
-    from .. import apart
+    other groups, when given; in the sandbox, which hides ``hidden``, unless that is None); the
+    first failing cell is the diagnosis."""
+    from .notebook_grade import JUNIT_MARK, checks_out_of_place
     column = f"notebook {notebook.stem}"
     missing = missing_checks(notebook)
     if missing:
         return Grade(learner, column, "failed",
                      f"{notebook.name} {missing}: a notebook counts only when all its cells, "
                      f"its checks among them, run")
+    astray = checks_out_of_place(code_cells(notebook))
+    if astray:
+        return Grade(learner, column, "failed",
+                     f"{notebook.name}: {astray}: a check counts only in a cell of its own, as "
+                     f"the course wrote it (a check inside try, if or a function could be "
+                     f"swallowed)")
     rebound = rebinds_check(notebook)
     if rebound:
         return Grade(learner, column, "failed",
                      f"{notebook.name} puts something else in place of the course's check "
                      f"(`{rebound}`): a notebook counts only with the course's own check")
     before = kernel_texts(copy)
-    junit = copy / f"{notebook.stem}.junit.xml"
-    # the environment a child of the course gets (none of the instructor's variables), its home
-    # the learner's private copy; the notebook's processes get the check's memory and file bounds
-    env = notebook_environment({"COURSE_SOLUTIONS": "0", "COURSE_STRICT_CHECKS": "1",
-                                "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
-                                "PYTHONPATH": str(copy), "COURSE_CACHE": str(copy / ".cache"),
-                                "HOME": str(copy)})
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-           "--rootdir", str(copy), "--nbval-lax", "--nbval-current-env",
-           f"--nbval-cell-timeout={CELL_TIMEOUT}", f"--junitxml={junit}", str(notebook)]
     try:
-        run = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True,
-                             timeout=timeout, start_new_session=True,
-                             preexec_fn=apart.learner_limits if os.name == "posix" else None,
-                             **as_user(uid))
-    except subprocess.TimeoutExpired:
+        run, junit = _run_notebook(copy, notebook, timeout, uid, hidden)
+    except TimeoutError:
         return Grade(learner, column, "timed out",
                      f"{notebook.name} did not finish within {timeout:g} s")
     after = kernel_texts(copy)
@@ -561,7 +655,8 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
         return Grade(learner, column, "passed", f"{notebook.name}: every cell ran")
     first = _first_failure(junit)
     if first is None:
-        tail = "\n".join((run.stdout + run.stderr).strip().splitlines()[-15:])
+        printed = run.stdout.split(JUNIT_MARK, 1)[0] + run.stderr
+        tail = "\n".join(printed.strip().splitlines()[-15:])
         status = "crashed" if run.returncode < 0 else "failed"
         return Grade(learner, column, status, f"{notebook.name} could not be run:\n{tail}")
     cell, text = first
@@ -581,7 +676,10 @@ def table(grades: list[Grade], learners_: list[str], names: list[str]) -> dict[s
 
 
 def write_outputs(grades: list[Grade], learners_: list[str], names: list[str], out: Path) -> None:
+    """The grades, written once every learner's process is gone, into a folder only the grader
+    may enter."""
     out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o700)
     cells = table(grades, learners_, names)
     with open(out / "grades.csv", "w", newline="") as f:
         w = csv.writer(f)

