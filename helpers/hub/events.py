@@ -3,9 +3,15 @@
 A learner's server started by the course's hub has ``COURSE_CLASS_URL`` (where the class-view
 service takes events, set by deploy/jupyterhub/jupyterhub_config.py) and ``JUPYTERHUB_API_TOKEN``
 (the server's own token, which the hub gave it). With both, each check (``check("NAME")`` in a
-notebook, ``python -m helpers check`` in its terminal) sends one small event: the exercise, passed or
-failed, the likely mistake's short name, the seconds the check took and a hash of the kernel's text.
-*Who* is not in it: the service asks the hub whose token it came with. Elsewhere nothing is sent.
+notebook, ``python -m helpers check`` in its terminal) sends one event: the exercise, passed or
+failed, the likely mistake's short name, the seconds the check took, a hash of the kernel's text and
+the text itself (``source``, when the file is a readable UTF-8 kernel of at most 1 MiB, as the check
+reads it). *Who* is not in it: the service asks the hub whose token it came with. Elsewhere nothing
+is sent.
+
+The service shows what this server says as *self-reported*: this server runs the learner's code with
+the learner's rights, so a learner could send anything with its token. The kernel's text is what
+lets the service check it again itself and show a *verified* verdict (:mod:`.recheck`).
 
 The check never waits for it: the event goes into a short queue that one background thread empties
 (a 2 s limit per event); when the queue is full or the service does not answer, the event is
@@ -51,12 +57,26 @@ def kernel_hash(path: Path | None) -> str:
         return ""
 
 
+def kernel_source(path: Path | None) -> str | None:
+    """The kernel file's text as a check reads it (UTF-8, at most 1 MiB, no NUL), None if it cannot
+    be read so."""
+    from ..checking.learner import RefusedFile, kernel_text
+    try:
+        return kernel_text(Path(path), str(path))
+    except (RefusedFile, OSError, TypeError):
+        return None
+
+
 def event(report, seconds: float) -> dict:
     """The event of one check (its :class:`~helpers.checking.verdict.CheckReport`)."""
     from ..checking.mistakes import likely_mistake
-    return {"exercise": report.name, "passed": bool(report.passed),
-            "mistake": "" if report.passed else likely_mistake(report),
-            "seconds": round(float(seconds), 3), "kernel": kernel_hash(report.kernel_path)}
+    e = {"exercise": report.name, "passed": bool(report.passed),
+         "mistake": "" if report.passed else likely_mistake(report),
+         "seconds": round(float(seconds), 3), "kernel": kernel_hash(report.kernel_path)}
+    source = kernel_source(report.kernel_path)
+    if source is not None:
+        e["source"] = source
+    return e
 
 
 def report_check(report, seconds: float) -> bool:

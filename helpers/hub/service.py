@@ -9,12 +9,19 @@ Under the service's prefix (``/services/class-view/``):
   must carry the scope ``custom:class-view:report``, which the course's hub gives every user and
   their servers. The learner is the token's owner, never anything in the event. Cookies do not
   count here (no page can post for a logged-in visitor). Bad input gets a 4xx and nothing is stored:
-  a body over 2 KB (413), not a JSON object of the right fields (400), an exercise the course does
-  not have (422), more than ``COURSE_CLASS_RATE`` events a minute from one learner (429).
+  a body over 2 KB without a ``source`` (413), not a JSON object of the right fields or a
+  ``source`` over 1 MiB (400), an exercise the course does not have (422), more than
+  ``COURSE_CLASS_RATE`` events a minute from one learner (429).
 - ``GET`` (the page), ``state.json``, ``class.csv``: through the hub's OAuth, for the hub's admins
   and the members of the group ``COURSE_INSTRUCTORS_GROUP`` (default ``instructors``) only; any
   other user gets 403 (the hub itself refuses them the service, see the roles in the hub's
   configuration; this is the second lock).
+
+What a learner's server posts is **self-reported**, and shown so: the server runs the learner's code
+with the learner's rights, so a learner can post ``passed: true`` with their own token. An event that
+carries its kernel's text (``source``) is checked again by the service itself, in the background
+(:mod:`.recheck`; ``COURSE_CLASS_RECHECK=0`` turns that off): its verdict, *verified*, replaces the
+server's.
 
 The events are kept in SQLite at ``COURSE_CLASS_DB`` (default ``class-view.sqlite`` in the service's
 working folder). The learners come from the hub's user list (the service's token reads it), less
@@ -35,10 +42,13 @@ from tornado import web
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
 from ..words import plural
-from .store import Cell, ClassState, Store, class_state, grader_csv
+from .recheck import SOURCE_BYTES, Rechecker
+from .store import SELF_REPORTED, Cell, ClassState, Store, class_state, grader_csv
 
 REPORT_SCOPE = "custom:class-view:report"
-EVENT_BYTES = 2048
+EVENT_BYTES = 2048          # an event without its kernel's text
+# with it: JSON writes a character of the text in at most 6 bytes (\u00XX)
+BODY_BYTES = EVENT_BYTES + 6 * SOURCE_BYTES + 64
 KERNEL_HASH = re.compile(r"^[0-9a-f]{0,64}$")
 
 
@@ -49,7 +59,9 @@ def settings_from_environment() -> dict:
             "stuck_minutes": float(env.get("COURSE_STUCK_MINUTES", "15")),
             "stuck_fails": int(env.get("COURSE_STUCK_FAILS", "3")),
             "rate": int(env.get("COURSE_CLASS_RATE", "30")),
-            "refresh": float(env.get("COURSE_CLASS_REFRESH", "10"))}
+            "refresh": float(env.get("COURSE_CLASS_REFRESH", "10")),
+            "recheck": env.get("COURSE_CLASS_RECHECK", "1").strip().lower() not in (
+                "0", "false", "no", "off")}
 
 
 def course_exercises() -> list[str]:
@@ -75,24 +87,41 @@ class RateLimit:
         return True
 
 
-def validated(body: bytes, known: set[str]) -> tuple[int, str, dict | None]:
-    """(status, why, event): 200 and the event, or the 4xx and why nothing is stored."""
-    if len(body) > EVENT_BYTES:
-        return 413, f"an event is at most {EVENT_BYTES} bytes", None
+def _parsed(body: bytes) -> dict | list | None:
     try:
-        e = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def validated(body: bytes, known: set[str]) -> tuple[int, str, dict | None]:
+    """(status, why, event): 200 and the event, or the 4xx and why nothing is stored. The event's
+    ``source`` (the kernel's text) is optional; every other field is required."""
+    if len(body) > BODY_BYTES:
+        return 413, f"an event is at most {BODY_BYTES} bytes with its kernel's source", None
+    e = _parsed(body)
+    if len(body) > EVENT_BYTES and not (isinstance(e, dict) and "source" in e):
+        return 413, f"an event is at most {EVENT_BYTES} bytes without its kernel's source", None
+    if e is None:
         return 400, "the body is not JSON", None
     fields = {"exercise": str, "passed": bool, "mistake": str, "seconds": (int, float),
               "kernel": str}
-    if not isinstance(e, dict) or set(e) != set(fields):
-        return 400, f"an event is a JSON object with exactly {sorted(fields)}", None
-    for k, t in fields.items():
-        if not isinstance(e[k], t) or (k == "seconds" and isinstance(e[k], bool)):
+    if not isinstance(e, dict) or not set(fields) <= set(e) <= {*fields, "source"}:
+        return 400, f"an event is a JSON object with exactly {sorted(fields)} and perhaps " \
+                    f"'source'", None
+    for k, t in (*fields.items(), ("source", str)):
+        if k in e and (not isinstance(e[k], t) or (k == "seconds" and isinstance(e[k], bool))):
             return 400, f"{k} has the wrong type", None
     if not 0 <= e["seconds"] <= 3600 or len(e["mistake"]) > 200 or \
             not KERNEL_HASH.match(e["kernel"]):
         return 400, "seconds, mistake or kernel out of range", None
+    if "source" in e:
+        try:
+            size = len(e["source"].encode("utf-8"))
+        except UnicodeEncodeError:
+            return 400, "source is not text (it holds a lone surrogate)", None
+        if size > SOURCE_BYTES:
+            return 400, f"source is at most {SOURCE_BYTES} bytes of UTF-8 (1 MiB)", None
     if e["exercise"] not in known:
         return 422, f"the course has no exercise {e['exercise'][:60]!r}", None
     if e["passed"] and e["mistake"]:
@@ -100,25 +129,39 @@ def validated(body: bytes, known: set[str]) -> tuple[int, str, dict | None]:
     return 200, "", e
 
 
+def receive(settings: dict, learner: str, body: bytes) -> tuple[int, dict]:
+    """An event of ``learner`` (the token's owner): (status, answer). Stored self-reported; its
+    re-check, if it carries its source, is queued (never waited for)."""
+    status, why, e = validated(body, settings["exercises"])
+    if e is None:
+        return status, {"stored": False, "why": why}
+    if not settings["rate"].allow(learner):
+        return 429, {"stored": False, "why": "too many events a minute"}
+    rechecker: Rechecker = settings["rechecker"]
+    recheck = rechecker.reserve(learner) if "source" in e else ""
+    try:
+        n = settings["store"].add(learner, e["exercise"], e["passed"], e["mistake"],
+                                  float(e["seconds"]), e["kernel"], recheck=recheck)
+    except BaseException:
+        if recheck == "pending":
+            rechecker.release(learner)
+        raise
+    if recheck == "pending":
+        rechecker.start(n, learner, e["exercise"], e["source"])
+    return 200, {"stored": True, "id": n, "verified": False, "recheck": recheck or "no source"}
+
+
 class EventsHandler(web.RequestHandler):
     async def post(self):
-        from jupyterhub.services.auth import HubAuth
-        auth: HubAuth = self.settings["hub_auth"]
+        auth = self.settings["hub_auth"]      # jupyterhub.services.auth.HubAuth
         token = auth.get_token(self, in_cookie=False)
         model = await auth.user_for_token(token, sync=False) if token else None
         if not model or model.get("kind", "user") != "user" or \
                 REPORT_SCOPE not in model.get("scopes", []):
             raise web.HTTPError(403, "a learner's server's hub token is needed")
-        status, why, e = validated(self.request.body, self.settings["exercises"])
-        if e is None:
-            self.set_status(status)
-            return self.finish({"stored": False, "why": why})
-        if not self.settings["rate"].allow(model["name"]):
-            self.set_status(429)
-            return self.finish({"stored": False, "why": "too many events a minute"})
-        n = self.settings["store"].add(model["name"], e["exercise"], e["passed"], e["mistake"],
-                                       float(e["seconds"]), e["kernel"])
-        self.finish({"stored": True, "id": n})
+        status, answer = receive(self.settings, model["name"], self.request.body)
+        self.set_status(status)
+        self.finish(answer)
 
 
 def _instructor_mixin():
@@ -170,6 +213,52 @@ def _minutes(seconds: float) -> str:
     return f"{m:.0f} min" if m >= 1 else "<1 min"
 
 
+def _tries(n: int) -> str:
+    return f"{n} tr{'y' if n == 1 else 'ies'}"
+
+
+def _cell(c: Cell, now: float, stuck: bool) -> tuple[str, str, str]:
+    """A matrix cell: (its classes, its text, its tooltip)."""
+    state = c.state
+    pending = f"; {plural(c.pending, 're-check')} still waiting" \
+        if c.pending and state != "passed (self-reported)" else ""
+    refuted = (f"; the learner's server reported {plural(c.refuted, 'check')} passed that the "
+               f"service's re-check failed") if c.refuted else ""
+    if state == "passed (verified)":
+        text = f"passed (verified), {_tries(c.attempts)}"
+        tip = (f"passed the service's own re-check of the kernel, "
+               f"{_minutes(c.passed_at - c.first)} after the first check")
+    elif state == "passed (self-reported)":
+        text = f"passed (self-reported), {_tries(c.attempts)}"
+        tip = (f"self-reported: {SELF_REPORTED}; not verified: {c.unverified}; "
+               f"{_minutes(c.passed_at - c.first)} after the first check")
+    elif state == "failed (verified)":
+        text = f"failed (verified), {_tries(c.attempts)}, {_minutes(now - c.first)}" + \
+               ("; reported passed" if c.refuted else "")
+        tip = f"the service's re-check failed it; latest: {c.last_mistake or 'passed'}"
+    elif state == "trying (self-reported)":
+        text = f"{_tries(c.attempts)}, {_minutes(now - c.first)}"
+        tip = (f"self-reported ({SELF_REPORTED}); latest: " +
+               (c.last_mistake or "passed"))
+    else:
+        return "not-tried", "", "not tried"
+    kind, _, how = state.partition(" (")
+    cls = f"{kind} {how.rstrip(')')}" + (" refuted" if c.refuted else "") + \
+        (" stuck" if stuck else "")
+    return cls, text, tip + refuted + pending
+
+
+LEGEND = """<p class="legend"><span class="passed verified">passed (verified)</span>: the class
+view re-checked the learner's kernel itself, and it passed.
+<span class="passed self-reported">passed (self-reported)</span>: only the learner's own server
+said so, not re-checked; a learner could forge it.
+<span class="failed verified refuted">failed (verified); reported passed</span>: the service's
+re-check failed a kernel the learner's server reported passed.
+<span class="failed verified">failed (verified)</span> <span class="trying">trying
+(self-reported)</span> <span class="trying stuck">stuck</span>
+<span class="not-tried">not tried</span>. {rechecks}</p>"""
+
+
 def main_html(state: ClassState, settings: dict) -> str:
     esc = html.escape
     now = state.now
@@ -190,33 +279,31 @@ def main_html(state: ClassState, settings: dict) -> str:
     for lr in state.learners:
         cells = []
         for x in state.exercises:
-            c = state.cells.get((lr, x), Cell())
-            if c.state == "passed":
-                text = f"passed, {c.attempts} tr{'y' if c.attempts == 1 else 'ies'}"
-                tip = f"passed {_minutes(c.passed_at - c.first)} after the first check"
-            elif c.state == "trying":
-                text = f"{c.attempts} tr{'y' if c.attempts == 1 else 'ies'}, " \
-                       f"{_minutes(now - c.first)}"
-                tip = f"latest: {c.last_mistake}" if c.last_mistake else "latest check passed"
-            else:
-                text, tip = "", "not tried"
-            cls = c.state.replace(" ", "-") + (" stuck" if (lr, x) in stuck_keys else "")
+            cls, text, tip = _cell(state.cells.get((lr, x), Cell()), now, (lr, x) in stuck_keys)
             cells.append(f"<td class='{cls}' title='{esc(tip, quote=True)}'>{esc(text)}</td>")
-        done = sum(state.cells.get((lr, x), Cell()).state == "passed" for x in state.exercises)
+        mine = [state.cells.get((lr, x), Cell()).state for x in state.exercises]
+        done = str(mine.count("passed (verified)"))
+        if "passed (self-reported)" in mine:
+            done += f" (+{mine.count('passed (self-reported)')} self-reported)"
         rows.append(f"<tr><th>{esc(lr)}</th>{''.join(cells)}<td>{done}</td></tr>")
+    rechecks = ("The service re-checks every check whose server sent the kernel's text."
+                if settings.get("recheck", True) else
+                "Re-checks are off on this hub (COURSE_CLASS_RECHECK=0): every verdict here is "
+                "self-reported.")
     return f"""<p id="summary">{plural(len(state.learners), 'learner')}, \
 {plural(len(state.exercises), 'exercise')},
-{plural(state.events, 'check')}; updated {time.strftime('%H:%M:%S', time.localtime(now))}.
-<a href="class.csv">The matrix as CSV</a> (the grader's grades.csv format).</p>
+{plural(state.events, 'check')} ({state.verified} verified by the service's re-check, \
+{state.pending} waiting for it); updated {time.strftime('%H:%M:%S', time.localtime(now))}.
+<a href="class.csv">The matrix as CSV</a> (the grader's grades.csv format, with a column
+<code>verified</code>).</p>
 <h2>Stuck</h2><p class="rule">Stuck: {esc(rule)}.</p><ul id="stuck">{stuck}</ul>
 <h2>What to explain to the room</h2>
 <p class="rule">Per exercise, the likely mistakes of the latest failed check of each learner still
 trying it (how many learners).</p><ul id="mistakes">{explain}</ul>
 <h2>The class</h2>
-<table id="matrix"><tr><th>learner</th>{head}<th>passed</th></tr>
+<table id="matrix"><tr><th>learner</th>{head}<th>passed (verified)</th></tr>
 {chr(10).join(rows)}</table>
-<p class="legend"><span class="passed">passed</span> <span class="trying">trying</span>
-<span class="trying stuck">stuck</span> <span class="not-tried">not tried</span></p>"""
+{LEGEND.format(rechecks=esc(rechecks))}"""
 
 
 PAGE = """<!DOCTYPE html>
@@ -226,9 +313,12 @@ table {{ border-collapse: collapse; font-size: 85%; }}
 td, th {{ border: 1px solid #bbb; padding: 3px 5px; text-align: left; white-space: nowrap; }}
 th.ex {{ height: 9em; vertical-align: bottom; }}
 th.ex span {{ writing-mode: vertical-rl; transform: rotate(180deg); }}
-.passed {{ background: #c8e6c9; }} .trying {{ background: #fff3c4; }}
+.passed.verified {{ background: #a5d6a7; }} .trying {{ background: #fff3c4; }}
+.passed.self-reported {{ background: repeating-linear-gradient(45deg, #e8f5e9 0 6px, #fff 6px 12px);
+  font-style: italic; }}
+.failed.verified {{ background: #ffe0b2; }} .refuted {{ outline: 2px solid #c62828; }}
 .stuck {{ background: #ffab91; font-weight: bold; }} .not-tried {{ background: #f4f4f4; }}
-.legend span {{ padding: 0 6px; }} .rule {{ color: #555; }}
+.legend span {{ padding: 0 6px; }} .legend {{ line-height: 1.8; }} .rule {{ color: #555; }}
 </style></head><body>
 <h1>Class view</h1>
 <main id="main">{main}</main>
@@ -265,10 +355,13 @@ def page_handlers():
             self.set_header("Cache-Control", "no-store")
             self.finish({"learners": s.learners, "exercises": s.exercises, "events": s.events,
                          "cells": [{"learner": lr, "exercise": x, "state": c.state,
-                                    "attempts": c.attempts, "failed": c.failed,
-                                    "first": c.first, "passed_at": c.passed_at,
-                                    "mistake": c.last_mistake}
+                                    "verified": c.verified, "attempts": c.attempts,
+                                    "failed": c.failed, "first": c.first,
+                                    "passed_at": c.passed_at, "mistake": c.last_mistake,
+                                    "reported_passed_failed_recheck": c.refuted,
+                                    "rechecks_waiting": c.pending}
                                    for (lr, x), c in sorted(s.cells.items())],
+                         "verified": s.verified, "rechecks_waiting": s.pending,
                          "stuck": s.stuck, "mistakes": s.mistakes,
                          "rule": {"stuck_minutes": self.settings["stuck_minutes"],
                                   "stuck_fails": self.settings["stuck_fails"]}})
@@ -284,11 +377,21 @@ def page_handlers():
     return PageHandler, StateHandler, CsvHandler
 
 
+def app_settings(store: Store, settings: dict | None = None) -> dict:
+    """The application's settings but its hub's (those of the environment, then ``settings``):
+    what :func:`receive` and the pages read. ``rechecker`` may be given (tests)."""
+    settings = {**settings_from_environment(), **(settings or {})}
+    order = settings.pop("exercise_order", None) or course_exercises()
+    rechecker = settings.pop("rechecker", None) or Rechecker(store, enabled=settings["recheck"])
+    settings["recheck"] = rechecker.enabled
+    return {"store": store, "exercises": set(order), "exercise_order": order,
+            "rate": RateLimit(settings["rate"]), "rechecker": rechecker,
+            **{k: v for k, v in settings.items() if k not in ("db", "rate")}}
+
+
 def make_app(store: Store, prefix: str, settings: dict | None = None, hub_auth=None):
     from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler
     from jupyterhub.utils import url_path_join
-    settings = {**settings_from_environment(), **(settings or {})}
-    order = settings.pop("exercise_order", None) or course_exercises()
     page, state, csv_ = page_handlers()
     return web.Application([
         (url_path_join(prefix, "events"), EventsHandler),
@@ -296,25 +399,28 @@ def make_app(store: Store, prefix: str, settings: dict | None = None, hub_auth=N
         (url_path_join(prefix, "state.json"), state),
         (url_path_join(prefix, "class.csv"), csv_),
         (prefix.rstrip("/") + "/?", page),
-    ], cookie_secret=os.urandom(32), hub_auth=hub_auth or HubOAuth.instance(), store=store,
-        exercises=set(order), exercise_order=order, rate=RateLimit(settings["rate"]),
-        **{k: v for k, v in settings.items() if k not in ("db", "rate")})
+    ], cookie_secret=os.urandom(32), hub_auth=hub_auth or HubOAuth.instance(),
+        **app_settings(store, settings))
+
+
+def http_server(app):
+    """The service's HTTP server: a body as large as an event with its source may be."""
+    from tornado.httpserver import HTTPServer
+    return HTTPServer(app, max_body_size=BODY_BYTES + 1024, xheaders=True)
 
 
 def main() -> None:
     import asyncio
-
-    from tornado.httpserver import HTTPServer
 
     async def serve() -> None:
         settings = settings_from_environment()
         store = Store(settings["db"])
         prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/class-view/")
         url = urlsplit(os.environ.get("JUPYTERHUB_SERVICE_URL", "http://127.0.0.1:10101"))
-        server = HTTPServer(make_app(store, prefix), max_body_size=64 * 1024, xheaders=True)
+        server = http_server(make_app(store, prefix))
         server.listen(url.port or 80, url.hostname or "127.0.0.1")
-        print(f"class view: {prefix} on {url.hostname}:{url.port}, events in {store.path}",
-              flush=True)
+        print(f"class view: {prefix} on {url.hostname}:{url.port}, events in {store.path}, "
+              f"re-checks {'on' if settings['recheck'] else 'off'}", flush=True)
         await asyncio.Event().wait()
     asyncio.run(serve())
 

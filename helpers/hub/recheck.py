@@ -1,0 +1,122 @@
+"""The class view's verified path: the service checks a learner's kernel itself.
+
+A learner's server runs the learner's code with the learner's rights, so nothing it sends can be
+trusted, a signature made there included (its key would be the learner's too). What the service
+can trust is its own check: an event that carries the kernel's text (``source``, what the check
+read, at most :data:`SOURCE_BYTES`) is checked again here, with
+:func:`helpers.checking.run_check` on a temporary file of that text, in the service's own
+environment, and that verdict replaces the learner's server's (see :meth:`.store.Store.verify`).
+
+One background thread runs the re-checks, one at a time, in the order the events came: the HTTP
+handler only queues them. At most :data:`WAITING` wait (:data:`PER_LEARNER` of one learner); an
+event beyond that stays self-reported (``skipped``). A kernel that passed is remembered (its
+exercise and the SHA-256 of its text): the same text sent again is not run again. The service's
+``COURSE_CLASS_RECHECK=0`` turns re-checks off: every event then stays self-reported.
+
+A re-check runs the learner's OpenCL C kernel (never their Python) as the service's user, as the
+learner's own check does in their server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, OrderedDict
+from pathlib import Path
+
+SOURCE_BYTES = 1 << 20      # a kernel's text, UTF-8 (the checks' own limit on a kernel file)
+WAITING = 100               # re-checks waiting at most (each holds its text in memory)
+PER_LEARNER = 3             # of which one learner's
+REMEMBERED = 1000           # passed kernels remembered
+
+
+def recheck(exercise: str, source: str) -> tuple[bool, str]:
+    """The service's own verdict on ``source`` as the kernel of ``exercise``: (passed, the likely
+    mistake if it failed)."""
+    from ..checking import run_check
+    from ..checking.mistakes import likely_mistake
+    with tempfile.TemporaryDirectory(prefix="class-view-recheck-") as folder:
+        path = Path(folder) / f"{exercise}.cl"
+        path.write_text(source, encoding="utf-8")
+        report = run_check(exercise, kernel=path)
+    return bool(report.passed), "" if report.passed else likely_mistake(report)
+
+
+class Rechecker:
+    """The queue of re-checks and the thread that runs them (started with the first)."""
+
+    def __init__(self, store, enabled: bool = True, check=recheck, waiting: int = WAITING,
+                 per_learner: int = PER_LEARNER):
+        self.store, self.enabled, self.check = store, enabled, check
+        self.waiting, self.per_learner = waiting, per_learner
+        self._jobs: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._held: Counter = Counter()     # re-checks waiting or running, per learner
+        self._passed: OrderedDict[tuple[str, str], bool] = OrderedDict()
+        self._thread: threading.Thread | None = None
+        self.done = 0
+
+    def reserve(self, learner: str) -> str:
+        """``pending`` if a re-check of this learner's event may be queued (then :meth:`start`
+        it, or :meth:`release`), else why not (``off``, ``skipped``): the event's ``recheck``."""
+        if not self.enabled:
+            return "off"
+        with self._lock:
+            if sum(self._held.values()) >= self.waiting or \
+                    self._held[learner] >= self.per_learner:
+                return "skipped"
+            self._held[learner] += 1
+        return "pending"
+
+    def release(self, learner: str) -> None:
+        with self._lock:
+            self._held[learner] -= 1
+            if self._held[learner] <= 0:
+                del self._held[learner]
+
+    def start(self, event_id: int, learner: str, exercise: str, source: str) -> None:
+        """Queue the re-check of a stored event (never waits for it)."""
+        self._jobs.put((event_id, learner, exercise, source))
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._work, name="class-view-recheck",
+                                                daemon=True)
+                self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            event_id, learner, exercise, source = self._jobs.get()
+            try:
+                self._one(event_id, exercise, source)
+            except Exception as e:   # the store closed, ...: the thread goes on with the next
+                print(f"class view: re-check of event {event_id} lost: {e!r}", file=sys.stderr)
+            finally:
+                self.release(learner)
+                self.done += 1
+                self._jobs.task_done()
+
+    def _one(self, event_id: int, exercise: str, source: str) -> None:
+        key = (exercise, hashlib.sha256(source.encode("utf-8")).hexdigest())
+        if key in self._passed:
+            self._passed.move_to_end(key)
+            return self.store.verify(event_id, True, "")
+        try:
+            passed, mistake = self.check(exercise, source)
+        except Exception as e:  # the service could not check (no device, ...): still unverified
+            return self.store.set_recheck(event_id, f"error: {type(e).__name__}: {e}"[:300])
+        if passed:
+            self._passed[key] = True
+            while len(self._passed) > REMEMBERED:
+                self._passed.popitem(last=False)
+        self.store.verify(event_id, passed, mistake)
+
+    def idle(self, timeout: float = 0.0) -> bool:
+        """Wait at most ``timeout`` s for the queued re-checks to end; True if none is left."""
+        end = time.monotonic() + timeout
+        while self._jobs.unfinished_tasks and time.monotonic() < end:
+            time.sleep(0.02)
+        return not self._jobs.unfinished_tasks
