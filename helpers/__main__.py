@@ -126,7 +126,7 @@ def _grade(args: argparse.Namespace) -> int:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
                        require_speed=args.require_speed, notebooks=args.notebooks,
                        notebooks_as_root=args.notebooks_as_root,
-                       max_archive_mb=args.max_archive_mb)
+                       max_archive_mb=args.max_archive_mb, sandbox=not args.no_sandbox)
     except GradeUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -251,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--notebooks-as-root", action="store_true",
                    help="run by root, run the notebooks as root all the same (only on a machine "
                         "that holds nothing else: a notebook can then change anything)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run learners' kernels and notebooks without the sandbox (bubblewrap): "
+                        "only on a machine that holds nothing else")
     p.add_argument("--max-archive-mb", type=float, default=50.0,
                    help="an archive of submissions that would expand past this many MB is refused "
                         "(default 50)")

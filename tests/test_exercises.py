@@ -171,7 +171,7 @@ WRONG_KERNELS = {
                                   "get_global_id(0) was asked (query number 0)",
                                   "(row 0, column 4): expected 4, got 0"],
     "query_work_space/transposed": ["likely mistake: the values are right but stored transposed"],
-    "erosion_1d/borders_skipped": ["likely mistake: the 5 element(s) at each end were not written",
+    "erosion_1d/borders_skipped": ["likely mistake: the elements within 5 of each end were not written",
                                    "must be clipped to the data"],
     "erosion_1d/unclipped": ["unclipped.cl:10:21: read outside a buffer",
                              "likely mistake: the window is not clipped at the borders"],

@@ -300,7 +300,7 @@ def add_class_view(c, python: str, *, port: int | None = None, group: str | None
            "COURSE_CLASS_DB": db or os.environ.get(
                "COURSE_CLASS_DB", os.path.abspath("class-view.sqlite"))}
     for k in ("COURSE_STUCK_MINUTES", "COURSE_STUCK_FAILS", "COURSE_CLASS_RATE",
-              "COURSE_CLASS_REFRESH"):
+              "COURSE_CLASS_REFRESH", "COURSE_CLASS_RECHECK"):
         if k in os.environ:
             env[k] = os.environ[k]
     services = list(c.JupyterHub.get("services", []))

@@ -8,6 +8,7 @@ import signal
 
 import numpy as np
 
+from ..words import plural
 from . import oclgrind
 from .exercises import Buffer, Case, Exercise, LocalMem, Scalar
 from .options import OUTPUT_LIMIT
@@ -52,7 +53,8 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
         return f"{name}[{i}] (row {i // shape[1]}, column {i % shape[1]})"
 
     if f.get("leaked"):
-        out.append(f"{f['leaked']} element(s) of {name} hold the guard value that sits just past "
+        out.append(f"{plural(f['leaked'], 'element')} of {name} "
+                   f"{'holds' if f['leaked'] == 1 else 'hold'} the guard value that sits just past "
                    f"the end of an input buffer: the kernel read an input past its end "
                    f"(index n or beyond) and stored what it found.")
     if f.get("tail_changed"):
@@ -62,23 +64,24 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
                        f"off-by-one in the bound, e.g. i <= n where i < n is meant.")
         elif first == 0 and case.work_items > n and last < case.work_items - n:
             # the overshoot fits the work-items past the data: the store is not guarded
-            out.append(f"wrote past the end of {name}: {f['tail_changed']} element(s) after "
-                       f"{name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
+            out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
+                       f"after {name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
                        f"{case.work_items} work-items for {n} elements: work-items with no "
                        f"element must do nothing (guard the store with if (i < n)).")
         elif first == 0:
-            out.append(f"wrote past the end of {name}: {f['tail_changed']} element(s) after "
-                       f"{name}[{n - 1}] changed, up to {name}[{n + last}], with "
+            out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
+                       f"after {name}[{n - 1}] changed, up to {name}[{n + last}], with "
                        f"{case.work_items} work-items for {n} elements: an index is computed past "
                        f"the end (a wrong row stride or offset?).")
         else:
             out.append(f"wrote far past the end of {name}: elements from {name}[{n + first}] to "
                        f"{name}[{n + last}] changed.")
     if f.get("head_changed"):
-        out.append(f"wrote before the start of {name} ({f['head_changed']} element(s), down to "
+        out.append(f"wrote before the start of {name} ({plural(f['head_changed'], 'element')}, "
+                   f"down to "
                    f"{name}[-{f['head_last']}]): an index went negative (unsigned wrap-around?).")
     if f.get("input_changed"):
-        out.append(f"changed the input {name} ({f['input_changed']} element(s), the first "
+        out.append(f"changed the input {name} ({plural(f['input_changed'], 'element')}, the first "
                    f"{name}[{f['input_changed_first']}]): it is an input and must stay as it was.")
     if f.get("unwritten"):
         k, first = f["unwritten"], f["unwritten_first"]
@@ -327,11 +330,13 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
             and p.hung_in not in p.results   # told above: not among the cases never run
         unrun = len(p.cases) - len(p.results) - hung_case
         if unrun and p.crashed_in is None:
-            lines.append(f"{unrun} case(s) after the one that hung were not run." if hung_case
-                         else f"{unrun} later case(s) were not run after that error.")
+            were = "was" if unrun == 1 else "were"
+            lines.append(f"{plural(unrun, 'case')} after the one that hung {were} not run."
+                         if hung_case else
+                         f"{plural(unrun, 'later case')} {were} not run after that error.")
         others = [i for i in failing if i != first]
         if others:
-            lines.append(f"{len(others)} more case(s) failed: "
+            lines.append(f"{plural(len(others), 'more case')} failed: "
                          + "; ".join(p.cases[i].label() for i in others[:4])
                          + ("; ..." if len(others) > 4 else ""))
     return lines

@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 
+from ..words import plural
 from .learner import KERNEL_BYTES, NOTEBOOK_BYTES, RefusedFile, read_regular
 from .mistakes import NAMED_MISTAKE, likely_mistake, status_of
 
@@ -76,10 +77,13 @@ def _member_limit(name: str) -> int:
     return KERNEL_BYTES if name.endswith(".cl") else NOTEBOOK_BYTES
 
 
-def unpack(archive: Path, into: Path, max_mb: float = ARCHIVE_MB) -> Path:
+def unpack(archive: Path, into: Path, max_mb: float = ARCHIVE_MB,
+           refused: list[str] | None = None) -> Path:
     """Unpack the kernels and notebooks of a zip or tar archive into ``into``: its members counted
     and their sizes summed first (refused past ``max_mb`` MB or ARCHIVE_MEMBERS members), no path
-    that escapes (``..``, absolute), no link or device, each file within its own size limit."""
+    that escapes (``..``, absolute), no link or device (each one's path and why, in ``refused``),
+    each file within its own size limit."""
+    refused = [] if refused is None else refused
     try:
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as z:
@@ -94,10 +98,10 @@ def unpack(archive: Path, into: Path, max_mb: float = ARCHIVE_MB) -> Path:
             with tarfile.open(archive) as t:
                 members = t.getmembers()
                 _safe_members([m.name for m in members], archive)
-                for m in members:
-                    if not (m.isfile() or m.isdir()):
-                        raise GradeUsageError(f"{archive.name} holds {m.name!r}, which is not a "
-                                              f"plain file or folder: it was not unpacked")
+                # a link, a device or a FIFO is never unpacked: refused for its learner alone
+                refused.extend(f"{m.name}: not a plain file or folder (a link, a device or a "
+                               f"FIFO), so it was not unpacked" for m in members
+                               if not (m.isfile() or m.isdir()))
                 _within(archive, len(members), sum(m.size for m in members), max_mb)
                 for m in members:
                     if m.isfile() and _WANTED.match(m.name):
@@ -276,8 +280,9 @@ def _grade_in(submissions: Path, tmp: Path, out: Path, names: list[str], jobs: i
     from .sandbox import GradingSandbox
     apart.SANDBOX = GradingSandbox(hidden) if hidden is not None else None
     try:
+        skipped: list[str] = []
         if submissions.is_file() and submissions.name.endswith(ARCHIVES):
-            root = unpack(submissions, tmp / "unpacked", max_archive_mb)
+            root = unpack(submissions, tmp / "unpacked", max_archive_mb, skipped)
         elif submissions.is_file():
             raise GradeUsageError(f"{submissions} is neither a folder nor an archive "
                                   f"({', '.join(ARCHIVES)})")
@@ -302,7 +307,7 @@ def _grade_in(submissions: Path, tmp: Path, out: Path, names: list[str], jobs: i
                     continue
                 (mine / f"{name}.cl").write_bytes(data)
                 work.append((learner, name, mine / f"{name}.cl"))
-        grades: list[Grade] = [Grade(lr, ex, "missing", f"kernels/{ex}.cl was not handed in")
+        grades: list[Grade] = [Grade(lr, ex, "missing", _missing(lr, ex, root, tmp, skipped))
                                for lr, ex, path in work if path is None] + refused
         columns = list(names)
         notebook_work = []
@@ -350,6 +355,17 @@ def _grade_in(submissions: Path, tmp: Path, out: Path, names: list[str], jobs: i
         return with_kernel_verdicts(grades, notebook_work), found, columns
     finally:
         apart.SANDBOX = None
+
+
+def _missing(learner: str, exercise: str, root: Path, tmp: Path, skipped: list[str]) -> str:
+    """Why a learner's kernel is missing: not handed in, or refused when the archive was unpacked
+    (a link in its place)."""
+    inside = root.relative_to(tmp / "unpacked").as_posix() if root.is_relative_to(
+        tmp / "unpacked") else ""
+    wanted = "/".join(p for p in (inside, learner, "kernels", f"{exercise}.cl") if p and p != ".")
+    why = next((s for s in skipped if s.startswith(wanted + ":")), None)
+    return f"kernels/{exercise}.cl was refused ({why})" if why else \
+        f"kernels/{exercise}.cl was not handed in"
 
 
 def with_kernel_verdicts(grades: list[Grade], notebook_work: list[tuple[str, Path, Path]]
@@ -731,7 +747,7 @@ body {{ font-family: sans-serif; }} table {{ border-collapse: collapse; }}
 td, th {{ border: 1px solid #bbb; padding: 4px 6px; vertical-align: top; text-align: left; }}
 pre {{ white-space: pre-wrap; max-width: 60em; font-size: 85%; }}
 </style></head><body>
-<h1>Grades: {len(learners_)} learners, {len(names)} exercises</h1>
+<h1>Grades: {plural(len(learners_), 'learner')}, {plural(len(names), 'exercise')}</h1>
 <p>Each cell opens the check's diagnosis. Colors: {' '.join(
         f"<span style='background:{c};padding:0 4px'>{s}</span>" for s, c in COLORS.items())}</p>
 <table><tr><th>learner</th>{head}<th>passed</th></tr>

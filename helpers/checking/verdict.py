@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..words import plural
 from .diagnosis import (
     CLEAN,
     describe_case,
@@ -75,7 +76,7 @@ def _uninitialized_clause(op: PassResult, probe: PassResult | None) -> str:
     why = op.skipped_why or "its plugin for them crashed on this kernel"
     text = f" (Oclgrind could not look for uninitialized values: {why}, a gap in Oclgrind"
     if _looked_at_local(probe):
-        return (text + f". Instead, {len(probe.cases)} cases ran with local memory starting as "
+        return (text + f". Instead, {plural(len(probe.cases), 'case')} ran with local memory starting as "
                 f"each of two patterns, with the same results: no result used local memory that "
                 f"nothing wrote. Uninitialized private variables were not looked for.)")
     return text + ". Reads of memory nothing wrote were not looked for.)"
@@ -106,7 +107,7 @@ def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
     what = ("never reads or writes local memory" if not loads and not stores else
             "never reads local memory" if not loads else "never writes local memory")
     return (f"gives the right values, but {what} (Oclgrind counted every instruction of "
-            f"{len(op.cases)} cases): this exercise is about the tile. Load the data each "
+            f"{plural(len(op.cases), 'case')}): this exercise is about the tile. Load the data each "
             f"work-group shares into local memory once, wait at a barrier, then compute from "
             f"the tile.")
 
@@ -140,7 +141,8 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
         return CheckReport(name, False, msg, path, seed, dp, op, oclgrind_available=op is not None)
 
     if device_ok and gap:
-        line = (f"✔ {name} passed on the device: {len(dp.cases) - len(dp.not_run())} cases "
+        line = (f"✔ {name} passed on the device: "
+                f"{plural(len(dp.cases) - len(dp.not_run()), 'case')} "
                 f"correct on {where}{_not_run(dp)}. {gap}")
         return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=False)
     found = _uninitialized_local(ex, where, probe) if probe is not None else None
@@ -150,7 +152,7 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
     if untouched is not None:
         return failed([untouched])
     if device_ok and (op is None or oclgrind_clean):
-        line = (f"✔ {name} passed: {len(dp.cases) - len(dp.not_run())} cases correct on "
+        line = (f"✔ {name} passed: {plural(len(dp.cases) - len(dp.not_run()), 'case')} correct on "
                 f"{where}{_not_run(dp)}")
         if op is None:
             from ..platforms import oclgrind_missing
@@ -192,7 +194,7 @@ def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult
         big_ok = all(c.work_items > OCLGRIND_BUDGET for c in too_big) and bool(refereed & ran)
         if (refereed <= ran or big_ok) and (refereed or crash_outside_cases):
             what = "crashed" if dp.crashed_in is not None else \
-                f"gave wrong results in {len(wrong_cases)} of {len(dp.cases)} cases"
+                f"gave wrong results in {len(wrong_cases)} of {plural(len(dp.cases), 'case')}"
             if too_big:
                 what += (f" (Oclgrind re-ran the {len(refereed & ran)} of them small enough to "
                          f"simulate)")

@@ -13,8 +13,11 @@ event beyond that stays self-reported (``skipped``). A kernel that passed is rem
 exercise and the SHA-256 of its text): the same text sent again is not run again. The service's
 ``COURSE_CLASS_RECHECK=0`` turns re-checks off: every event then stays self-reported.
 
-A re-check runs the learner's OpenCL C kernel (never their Python) as the service's user, as the
-learner's own check does in their server.
+A re-check runs the learner's OpenCL C kernel (never their Python), refused like every check if
+it holds inline assembly, in check workers of that learner's own that run in the grader's sandbox
+(:mod:`helpers.checking.sandbox`: no network, the hub's database and the homes hidden, no rights)
+wherever the machine can sandbox; where it cannot, as the service's user, and the service says so
+once when it starts re-checking.
 """
 
 from __future__ import annotations
@@ -34,15 +37,33 @@ PER_LEARNER = 3             # of which one learner's
 REMEMBERED = 1000           # passed kernels remembered
 
 
+def jail() -> None:
+    """Put the re-checks' workers in the sandbox (once; the workers with an owner run in it)."""
+    from .. import apart
+    if apart.SANDBOX is not None:
+        return
+    import os
+
+    from ..checking.sandbox import GradingSandbox, why_not
+    why = why_not()
+    if why is not None:
+        print(f"class view: re-checks run without a sandbox ({why})", file=sys.stderr, flush=True)
+        return
+    database = Path(os.environ.get("COURSE_CLASS_DB", "class-view.sqlite")).resolve()
+    apart.SANDBOX = GradingSandbox([database.with_name(database.name + end)
+                                    for end in ("", "-wal", "-shm", "-journal")])
+
+
 def recheck(exercise: str, source: str) -> tuple[bool, str]:
     """The service's own verdict on ``source`` as the kernel of ``exercise``: (passed, the likely
     mistake if it failed)."""
     from ..checking import run_check
     from ..checking.mistakes import likely_mistake
+    jail()
     with tempfile.TemporaryDirectory(prefix="class-view-recheck-") as folder:
         path = Path(folder) / f"{exercise}.cl"
         path.write_text(source, encoding="utf-8")
-        report = run_check(exercise, kernel=path)
+        report = run_check(exercise, kernel=path, owner=f"class-view:{exercise}")
     return bool(report.passed), "" if report.passed else likely_mistake(report)
 
 

@@ -194,7 +194,7 @@ def _erosion_1d_mistakes(borders: int, window: int) -> tuple[Mistake, ...]:
     about the window."""
     return (
         Mistake("borders skipped", _borders_skipped_1d,
-                "the {radius} element(s) at each end were not written: near the borders the "
+                "the elements within {radius} of each end were not written: near the borders the "
                 "window must be clipped to the data (j from max(i, radius) - radius to "
                 "min(i + radius, n - 1): on a uint, i - radius wraps around below 0), not "
                 "skipped", hint=borders),
