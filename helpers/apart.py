@@ -173,11 +173,11 @@ def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
 
 class Sandbox(Protocol):
     """How a child that serves a graded learner runs (the grader sets :data:`SANDBOX`; see
-    :mod:`helpers.checking.sandbox`): its command wrapped, and its bounds set before it starts."""
+    :mod:`helpers.checking.sandbox`): its command wrapped, and the function that sets its bounds
+    in the child before it starts."""
 
-    def wrap(self, command: list[str], folder: Path) -> list[str]: ...
-
-    def limits(self) -> None: ...
+    def prepare(self, command: list[str], folder: Path
+                ) -> tuple[list[str], Callable[[], None]]: ...
 
 
 SANDBOX: Sandbox | None = None     # set while a class is graded: children with an owner run in it
@@ -232,12 +232,13 @@ class Child:
         # ours that must never pass for a kernel's output)
         command = [sys.executable, "-W", "ignore::RuntimeWarning:runpy", "-m", "helpers.apart",
                    key.task, key.device or "null"]
-        jailed = SANDBOX is not None and bool(key.owner)    # a learner's work, being graded
+        preexec = None
+        if SANDBOX is not None and key.owner:    # a learner's work, being graded
+            command, preexec = SANDBOX.prepare(command, self.dir)
         self.proc = subprocess.Popen(
-            SANDBOX.wrap(command, self.dir) if jailed else command,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output,
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output,
             env=child_environment(env), cwd=self.dir, bufsize=0,
-            start_new_session=(os.name == "posix"), preexec_fn=SANDBOX.limits if jailed else None)
+            start_new_session=(os.name == "posix"), preexec_fn=preexec)
         self.events: queue.Queue = queue.Queue()   # (arrival time, event); None when it died
         self.ready = False
         self.ready_at: float | None = None

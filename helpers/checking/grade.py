@@ -279,6 +279,7 @@ def _grade_in(submissions: Path, tmp: Path, out: Path, names: list[str], jobs: i
     from .exercises import get
     from .sandbox import GradingSandbox
     apart.SANDBOX = GradingSandbox(hidden) if hidden is not None else None
+    found: dict[str, Path] = {}
     try:
         skipped: list[str] = []
         if submissions.is_file() and submissions.name.endswith(ARCHIVES):
@@ -354,6 +355,10 @@ def _grade_in(submissions: Path, tmp: Path, out: Path, names: list[str], jobs: i
         bar.close()
         return with_kernel_verdicts(grades, notebook_work), found, columns
     finally:
+        if apart.SANDBOX is not None:
+            for learner in found:
+                apart.POOL.close(owner=learner)
+            apart.SANDBOX.close()
         apart.SANDBOX = None
 
 
@@ -502,9 +507,15 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
     args = ["-q", "-p", "no:cacheprovider", "-o", "addopts=", "--nbval-lax",
             "--nbval-current-env", f"--nbval-cell-timeout={CELL_TIMEOUT}",
             f"notebooks/{notebook.name}"]
+    groups: list[Path] = []
     if hidden is not None:
-        from .sandbox import limits
-        cmd, preexec = sandboxed_command(args, copy, hidden), limits
+        import functools
+        import secrets
+
+        from .sandbox import cgroup, limits
+        groups = cgroup(f"course-notebook-{secrets.token_hex(6)}")
+        cmd = sandboxed_command(args, copy, hidden)
+        preexec = functools.partial(limits, groups=groups)
     else:
         junit = copy / f"{notebook.stem}.junit.xml"
         cmd = [sys.executable, "-m", "pytest", *args, "--rootdir", str(copy),
@@ -516,6 +527,9 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
                              **as_user(uid))
     except subprocess.TimeoutExpired:
         raise TimeoutError from None
+    finally:
+        from .sandbox import drop
+        drop(groups, wait_s=5.0)
     if hidden is not None:
         return run, junit_of(run.stdout)
     return run, junit.read_text(errors="replace") if junit.is_file() else ""

@@ -7,9 +7,16 @@ import re
 
 
 def status_of(report) -> str:
-    """passed, crashed, timed out or failed: what the check's device pass says."""
+    """passed, crashed, timed out or failed: what the check's device pass says; but a kernel that
+    Oclgrind saw reach outside a buffer is failed, whatever the device then did (a write outside a
+    buffer crashes a process or not by the heap's layout, so a grade must not rest on it: the same
+    submission always gets the same grade)."""
     if report.passed:
         return "passed"
+    op = getattr(report, "oclgrind_pass", None)
+    if op is not None and any(f.kind in ("out_of_bounds_write", "out_of_bounds_read")
+                              for f in op.findings):
+        return "failed"
     dp = report.device_pass
     if dp is not None and dp.hung_in is not None:
         return "timed out"

@@ -31,6 +31,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,13 +99,72 @@ def tasks_of(uid: int) -> int:
     return count
 
 
-def limits(processes: int = PROCESSES, data_mb: int | None = None) -> None:
-    """In the child, before bwrap: bounds that every process of the sandbox inherits. The limit on
-    processes counts every process of the user: run as the grader's own user, the grader's are
-    added to it."""
+CGROUP_V1 = {"pids": ("pids.max", "{processes}"), "memory": ("memory.limit_in_bytes", "{memory}")}
+CGROUP_V2 = {"pids.max": "{processes}", "memory.max": "{memory}"}
+
+
+def cgroup(name: str, processes: int = PROCESSES, memory_mb: int = 4096) -> list[Path]:
+    """Control groups that bound all of a sandbox's processes together (their number, their
+    memory), made where this process may make them (root, with cgroup v1's pids and memory
+    controllers or a writable cgroup v2 tree); [] elsewhere, where the per-process limits remain
+    (and RLIMIT_NPROC, which counts a user's processes, but not root's: root is exempt from it)."""
+    values = {"processes": str(processes), "memory": str(memory_mb << 20)}
+    made: list[Path] = []
+    base = Path("/sys/fs/cgroup")
+    try:
+        if (base / "cgroup.controllers").is_file():           # v2
+            folder = base / name
+            folder.mkdir()
+            made.append(folder)
+            for file, value in CGROUP_V2.items():
+                (folder / file).write_text(value.format(**values))
+            return made
+        for controller, (file, value) in CGROUP_V1.items():
+            folder = base / controller / name
+            folder.mkdir()
+            made.append(folder)
+            (folder / file).write_text(value.format(**values))
+        return made
+    except OSError:
+        drop(made)
+        return []
+
+
+def join(groups: list[Path]) -> None:
+    """In the child, before bwrap: this process (and so all it starts) into ``groups``."""
+    for folder in groups:
+        (folder / "cgroup.procs").write_text(str(os.getpid()))
+
+
+def drop(groups: list[Path], wait_s: float = 0.0) -> None:
+    """Remove control groups once their processes are gone, waiting up to ``wait_s`` for those
+    still ending (one still busy after that is left)."""
+    import time
+    deadline = time.monotonic() + wait_s
+    left = list(groups)
+    while left:
+        for folder in list(left):
+            try:
+                folder.rmdir()
+                left.remove(folder)
+            except FileNotFoundError:
+                left.remove(folder)
+            except OSError:
+                pass
+        if not left or time.monotonic() >= deadline:
+            return
+        time.sleep(0.1)
+
+
+def limits(processes: int = PROCESSES, data_mb: int | None = None,
+           groups: list[Path] | None = None) -> None:
+    """In the child, before bwrap: bounds that every process of the sandbox inherits (and, with
+    ``groups``, the control groups that bound them together). The limit on processes counts every
+    process of the user: run as the grader's own user, the grader's are added to it."""
     import resource
 
     from .. import apart
+    join(groups or [])
     apart.learner_limits()                 # data memory, file size, no core dump
     data = (data_mb or apart.memory_limit_mb()) << 20
     processes += tasks_of(os.getuid()) if os.getuid() != 0 else 0
@@ -180,12 +240,18 @@ def _outermost(paths) -> list[Path]:
 @dataclass
 class GradingSandbox:
     """The sandbox of a graded learner's check workers (:data:`helpers.apart.SANDBOX`): each
-    worker's own folder its scratch, the grade's folders hidden."""
+    worker's own folder its scratch, the grade's folders hidden, a control group of its own where
+    one can be made (:meth:`close` removes them)."""
 
     hidden: list[Path]
+    groups: list[Path] = field(default_factory=list)
 
-    def wrap(self, command: list[str], folder: Path) -> list[str]:
-        return Jail(scratch=folder, hidden=self.hidden).command(command)
+    def prepare(self, command: list[str], folder: Path
+                ) -> tuple[list[str], Callable[[], None]]:
+        groups = cgroup(f"course-{folder.name}")
+        self.groups += groups
+        return (Jail(scratch=folder, hidden=self.hidden).command(command),
+                functools.partial(limits, groups=groups))
 
-    def limits(self) -> None:
-        limits()
+    def close(self) -> None:
+        drop(self.groups, wait_s=5.0)

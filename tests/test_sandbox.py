@@ -1,0 +1,286 @@
+"""The grader on hostile work: each attack a dishonest learner made on it, and what it gets now.
+
+A kernel with inline assembly (hidden from one compiler behind #if) is refused everywhere; a process
+in the sandbox reaches no network (a listener on this machine's loopback is the target), sees no
+solution, no other learner and no grade, writes only its scratch folder, and leaves nothing running;
+a notebook that attacks the class while it is graded gets none of it, and neither does one that
+swallows its failing check; the same class graded twice gets the same grades; a link in a class's
+archive is refused for its learner alone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers.checking import run_check
+from helpers.checking.grade import grade
+from helpers.checking.sandbox import Jail, cgroup, drop, limits, why_not
+from helpers.paths import ROOT
+
+from .shipped import committed
+
+SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
+needs_sandbox = pytest.mark.skipif(why_not() is not None, reason=f"no sandbox here: {why_not()}")
+
+# the first round's attack: asm hidden from Oclgrind (OpenCL 1.2) behind a condition CPU drivers meet
+HIDDEN_ASM = """
+#if __OPENCL_VERSION__ >= 300 || defined(__x86_64__)
+#define SYS(n) __asm__ volatile("syscall" :: "a"(n))
+#else
+#define SYS(n)
+#endif
+__kernel void float_copy(__global const float *src, __global float *dst, const uint n)
+{
+    uint i = get_global_id(0);
+    if (i == 0) SYS(57);
+    if (i < n) dst[i] = src[i];
+}
+"""
+PASTED_ASM = """
+#define GLUE(a, b) a##b
+__kernel void float_copy(__global const float *src, __global float *dst, const uint n)
+{
+    uint i = get_global_id(0);
+    GLUE(__as, m__)("nop");
+    if (i < n) dst[i] = src[i];
+}
+"""
+
+
+@pytest.mark.parametrize("text", [HIDDEN_ASM, PASTED_ASM])
+def test_inline_assembly_is_refused_by_the_check_and_the_grader(tmp_path, text):
+    kernel = tmp_path / "float_copy.cl"
+    kernel.write_text(text)
+    report = run_check("float_copy", kernel)
+    assert not report.passed and "which the course refuses" in report.message
+    assert report.device_pass.build_error            # never built, on any device
+    out = subprocess.run([sys.executable, "-m", "helpers", "check", "float_copy", "--kernel",
+                          str(kernel)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 1 and "which the course refuses" in out.stdout
+
+
+class Listener:
+    """A TCP listener on this machine's loopback that counts the connections it accepts."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+                self.accepted += 1
+                conn.close()
+            except OSError:
+                continue
+
+    def close(self):
+        self.stop = True
+        self.thread.join(5)
+        self.sock.close()
+
+
+def alive(marker: str) -> list[str]:
+    out = subprocess.run(["pgrep", "-af", marker], capture_output=True, text=True)
+    return [line for line in out.stdout.splitlines() if "pgrep" not in line]
+
+
+@needs_sandbox
+def test_a_sandboxed_process_reaches_nothing_and_leaves_nothing(tmp_path):
+    scratch, other = tmp_path / "ann", tmp_path / "ben"
+    scratch.mkdir()
+    other.mkdir()
+    (other / "float_copy.cl").write_text("ben's kernel")
+    listener = Listener()
+    marker = f"course-sandbox-{os.getpid()}-{time.monotonic_ns()}"
+    probe = f"""
+import json, os, socket, subprocess
+seen = {{}}
+try:
+    socket.create_connection(("127.0.0.1", {listener.port}), timeout=2); seen["net"] = "connected"
+except OSError as e:
+    seen["net"] = type(e).__name__
+seen["solutions"] = os.listdir({str(ROOT / "solutions")!r})
+seen["other"] = os.path.exists({str(other / "float_copy.cl")!r})
+try:
+    open({str(ROOT / "README.md")!r}, "a").write("x"); seen["readme"] = "written"
+except OSError as e:
+    seen["readme"] = e.strerror
+try:
+    with open("/dev/shm/{marker}", "wb") as f:
+        for _ in range(3):
+            f.write(b"0" * (60 << 20))
+    seen["shm"] = "written"
+except OSError as e:
+    seen["shm"] = e.strerror
+open("mine.txt", "w").write("ok")
+for _ in range(5):
+    subprocess.Popen(["sh", "-c", "sleep 300", {marker!r}], start_new_session=True)
+born = 0
+try:
+    for _ in range(2000):
+        subprocess.Popen(["sh", "-c", "sleep 300", {marker!r}]); born += 1
+except OSError:
+    pass
+seen["born"] = born
+print(json.dumps(seen))
+"""
+    jail = Jail(scratch=scratch, hidden=[other])
+    # root is exempt from the limit on a user's processes: a control group bounds them there
+    groups = cgroup(f"course-test-{os.getpid()}", processes=64)
+    if os.geteuid() == 0 and not groups:
+        pytest.fail("run by root, the sandbox could make no control group to bound processes")
+    try:
+        run = subprocess.run(jail.command([sys.executable, "-c", probe]), capture_output=True,
+                             text=True, timeout=120,
+                             preexec_fn=lambda: limits(processes=64, groups=groups),
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        listener.close()
+        drop(groups)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    assert seen["net"] != "connected" and listener.accepted == 0
+    assert seen["solutions"] == [] and seen["other"] is False
+    assert seen["readme"] == "Read-only file system"
+    assert seen["shm"] != "written" and not Path(f"/dev/shm/{marker}").exists()
+    assert seen["born"] < 64                             # the process limit held
+    assert (scratch / "mine.txt").read_text() == "ok"
+    time.sleep(0.5)
+    assert alive(marker) == []                          # nothing outlived the sandbox
+
+
+ATTACK = """
+import glob, json, os, socket, subprocess
+seen = {{}}
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=2); seen["net"] = "connected"
+except OSError as e:
+    seen["net"] = type(e).__name__
+seen["kernels"] = sorted(set(glob.glob("/tmp/**/kernels/*.cl", recursive=True))
+                         - set(glob.glob("/tmp/course/**", recursive=True)))
+seen["grades"] = os.path.exists({out!r})
+later = "sleep 5; echo TAMPERED >> {out!r}/grades.csv; echo '#error' >> {ben!r}"
+for _ in range(20):
+    subprocess.Popen(["sh", "-c", later, {marker!r}], start_new_session=True)
+print(json.dumps(seen))
+"""
+
+
+@needs_sandbox
+@pytest.mark.once
+def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the_grade(tmp_path):
+    """Ann's notebook 00, with one cell more, runs while the class is graded: it reaches for the
+    network, for every kernel on the machine and for the grades, and leaves processes that would
+    rewrite them after the grade. Ben's kernel and the grades stay as the grader made them."""
+    listener = Listener()
+    marker = f"course-attack-{os.getpid()}-{time.monotonic_ns()}"
+    out = tmp_path / "out"
+    book = json.loads(committed("notebooks/00-host-and-device.ipynb"))
+    first = next(i for i, c in enumerate(book["cells"]) if c["cell_type"] == "code")
+    ben_kernel = tmp_path / "class" / "ben" / "kernels" / "float_copy.cl"
+    book["cells"].insert(first + 1, {"cell_type": "code", "metadata": {}, "outputs": [],
+                                     "execution_count": None, "source": ATTACK.format(
+                                         port=listener.port, out=str(out), ben=str(ben_kernel),
+                                         marker=marker)})
+    for learner in ("ann", "ben"):
+        folder = tmp_path / "class" / learner
+        (folder / "kernels").mkdir(parents=True)
+        (folder / "kernels" / "float_copy.cl").write_text(SOLUTION)
+    (tmp_path / "class" / "ann" / "notebooks").mkdir()
+    (tmp_path / "class" / "ann" / "notebooks" / "00-host-and-device.ipynb").write_text(
+        json.dumps(book))
+    try:
+        grades = grade(tmp_path / "class", out, only=["float_copy"], notebooks=True,
+                       progress=False, notebooks_as_root=True)
+    finally:
+        listener.close()
+    by = {(g.learner, g.exercise): g for g in grades}
+    assert by["ann", "notebook 00-host-and-device"].status == "passed", \
+        by["ann", "notebook 00-host-and-device"].message
+    assert listener.accepted == 0
+    written = (out / "grades.csv").read_text()
+    assert alive(marker) == []                          # the pid namespace took them all
+    time.sleep(6)                                       # when the left processes would have struck
+    assert (out / "grades.csv").read_text() == written and "TAMPERED" not in written
+    assert ben_kernel.read_text() == SOLUTION
+    assert out.stat().st_mode & 0o777 == 0o700
+
+
+@needs_sandbox
+@pytest.mark.once
+def test_a_notebook_that_swallows_its_failing_check_does_not_pass(tmp_path):
+    book = json.loads(committed("notebooks/00-host-and-device.ipynb"))
+    for cell in book["cells"]:
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and text.startswith("%%kernel float_copy"):
+            cell["source"] = ("try:\n    check('float_copy')\nexcept BaseException:\n"
+                              "    pass\n")
+    folder = tmp_path / "class" / "ann"
+    (folder / "kernels").mkdir(parents=True)
+    (folder / "notebooks").mkdir()
+    (folder / "kernels" / "float_copy.cl").write_bytes(committed("kernels/float_copy.cl"))
+    (folder / "notebooks" / "00-host-and-device.ipynb").write_text(json.dumps(book))
+    grades = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], notebooks=True,
+                   progress=False, notebooks_as_root=True)
+    by = {g.exercise: g for g in grades}
+    assert by["float_copy"].status == "failed"
+    nb = by["notebook 00-host-and-device"]
+    assert nb.status == "failed" and "not a cell of its own" in nb.message, nb.message
+
+
+@needs_sandbox
+@pytest.mark.once
+def test_the_same_class_graded_twice_gets_the_same_grades(tmp_path):
+    wrong = ROOT / "tests" / "wrong" / "float_copy"
+    for learner, kernel in (("ann", wrong / "no_guard.cl"), ("ben", wrong / "off_by_one_past.cl"),
+                            ("cy", ROOT / "solutions" / "float_copy.cl")):
+        (tmp_path / "class" / learner / "kernels").mkdir(parents=True)
+        (tmp_path / "class" / learner / "kernels" / "float_copy.cl").write_bytes(kernel.read_bytes())
+    runs = [grade(tmp_path / "class", tmp_path / f"out{k}", only=["float_copy"], progress=False)
+            for k in (1, 2)]
+    assert [(g.learner, g.status, g.seed) for g in runs[0]] == \
+        [(g.learner, g.status, g.seed) for g in runs[1]]
+    assert runs[0][2].status == "passed" and "passed" not in (runs[0][0].status,
+                                                              runs[0][1].status)
+
+
+@needs_sandbox
+@pytest.mark.once
+def test_a_link_in_a_class_archive_is_refused_for_its_learner_alone(tmp_path):
+    archive = tmp_path / "class.tar"
+    with tarfile.open(archive, "w") as t:
+        for learner in ("ann", "ben"):
+            data = SOLUTION.encode()
+            info = tarfile.TarInfo(f"{learner}/kernels/float_copy.cl")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("ann/notes.txt")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/shadow"
+        t.addfile(link)
+        link = tarfile.TarInfo("ben/kernels/sum_ints.cl")
+        link.type, link.linkname = tarfile.SYMTYPE, "../../ann/kernels/float_copy.cl"
+        t.addfile(link)
+    grades = grade(archive, tmp_path / "out", only=["float_copy", "sum_ints"], progress=False)
+    by = {(g.learner, g.exercise): g for g in grades}
+    assert by["ann", "float_copy"].status == by["ben", "float_copy"].status == "passed"
+    assert "refused" in by["ben", "sum_ints"].message and "link" in by["ben", "sum_ints"].message
