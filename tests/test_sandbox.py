@@ -284,3 +284,16 @@ def test_a_link_in_a_class_archive_is_refused_for_its_learner_alone(tmp_path):
     by = {(g.learner, g.exercise): g for g in grades}
     assert by["ann", "float_copy"].status == by["ben", "float_copy"].status == "passed"
     assert "refused" in by["ben", "sum_ints"].message and "link" in by["ben", "sum_ints"].message
+
+
+@needs_sandbox
+@pytest.mark.once
+def test_a_graded_performance_exercise_is_timed_beside_the_solution_inside_the_sandbox(tmp_path):
+    """The sandbox hides solutions/ from the worker: the solution's text comes with the request."""
+    folder = tmp_path / "class" / "ann" / "kernels"
+    folder.mkdir(parents=True)
+    (folder / "strided_fix.cl").write_bytes((ROOT / "solutions" / "strided_fix.cl").read_bytes())
+    grades = grade(tmp_path / "class", tmp_path / "out", only=["strided_fix"], progress=False)
+    assert grades[0].status == "passed", grades[0].message
+    assert "the solution reaches" in grades[0].message, grades[0].message
+    assert "not on this server" not in grades[0].message

@@ -251,6 +251,10 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
             raise GradeUsageError(f"the sandbox cannot run here: {why}. Learners' kernels and "
                                   f"notebooks are hostile input: install it, or grade with "
                                   f"--no-sandbox, only on a machine that holds nothing else")
+        if os.name == "posix" and os.geteuid() != 0:
+            print("grading as an ordinary user: each learner's work runs in the sandbox, but as "
+                  "you (not as a user of its own), and its processes are bounded by your own "
+                  "limit on processes (no control groups)", flush=True)
     else:
         print("grading without the sandbox: learners' kernels and notebooks run with this "
               "process's rights, its network and its view of the files", flush=True)
