@@ -19,7 +19,7 @@ from helpers.checking.run import strict_checks
 from helpers.kernels import SOLUTIONS
 
 from .conftest import TESTS
-from .shipped import committed, shipped_skeleton
+from .shipped import committed, shipped_skeleton, tracked
 
 SOLVED = (SOLUTIONS / "float_copy.cl").read_text()
 WRONG = ("__kernel void float_copy(__global const float *src, __global float *dst, const uint n)\n"
@@ -133,7 +133,9 @@ def test_hints_come_one_at_a_time_from_the_command_line():
 
 def test_skeleton_digests_are_those_of_the_shipped_skeletons():
     recorded = json.loads(magic.SKELETONS.read_text())
-    assert set(recorded) == {ex.name for ex in exercises()}
+    shipped = {ex.name for ex in exercises()            # not a test's own exercise (block_sum)
+               if tracked() is None or f"kernels/{ex.name}.cl" in tracked()}
+    assert set(recorded) == shipped and len(shipped) >= 17
     for name, value in recorded.items():
         assert magic.digest(committed(f"kernels/{name}.cl").decode()) == value, name
     # an editor's habits do not make a skeleton look edited
