@@ -25,6 +25,16 @@ ROOT = Path(__file__).resolve().parent.parent
 CELL_TIMEOUT_MS = 300_000
 
 
+def stop(proc: subprocess.Popen, log) -> None:
+    """End a server the test started (terminate, then kill after 20 s) and close its log."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -67,12 +77,7 @@ def lab(tmp_path_factory):
         proc.kill()
         pytest.fail(f"JupyterLab did not answer:\n{(work / 'lab.log').read_text()}")
     yield base, token, work
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    stop(proc, log)
 
 
 @pytest.fixture(scope="module")

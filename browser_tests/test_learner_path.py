@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_lab import KERNEL_READY, browser, free_port, problems, run_all  # noqa: F401
+from test_lab import KERNEL_READY, browser, free_port, problems, run_all, stop  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
@@ -69,12 +69,7 @@ def course(tmp_path_factory):
                     f"{(work / 'lab.log').read_text()[-3000:]}")
     urllib.request.urlopen(url, timeout=10)
     yield url, copy, work, port, token
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    stop(proc, log)
 
 
 def cell_with(page, text: str):
@@ -163,10 +158,16 @@ def test_run_all_reads_a_notebook_whose_exercise_is_unsolved(course, browser):  
     assert all(re.search(r"\[\d+\]", p) for p in prompts), prompts     # the last cell ran too
     assert problems(page) == []                                        # no traceback anywhere
     for name in ("sum_ints", "sum_ints_multi"):    # each exercise's verdict, under its own cell
-        cell = cell_with(page, f"%%kernel {name}")
-        cell.scroll_into_view_if_needed()    # JupyterLab draws the cells in view only
-        cell.locator(".jp-OutputArea-output", has_text=f"{name} failed").first.wait_for(
-            timeout=60_000)
-        out = cell.locator(".jp-OutputArea").inner_text()
+        # JupyterLab draws only the cells in view, and may draw a cell again while it is read:
+        # read its verdict until it is there (a minute at most)
+        out, deadline = "", time.monotonic() + 60
+        while "Start with Hint 1" not in out and time.monotonic() < deadline:
+            cell = cell_with(page, f"%%kernel {name}")
+            try:
+                cell.scroll_into_view_if_needed(timeout=5_000)
+                out = cell.locator(".jp-OutputArea").inner_text(timeout=5_000)
+            except Exception:    # playwright's TimeoutError: the cell was drawn again meanwhile
+                out = ""
+            time.sleep(0.5)
         assert f"{name} failed" in out and "Start with Hint 1" in out, out
     page.close()
