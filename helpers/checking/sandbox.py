@@ -110,6 +110,10 @@ def cgroup(name: str, processes: int = PROCESSES, memory_mb: int = 4096) -> list
     (and RLIMIT_NPROC, which counts a user's processes, but not root's: root is exempt from it)."""
     values = {"processes": str(processes), "memory": str(memory_mb << 20)}
     made: list[Path] = []
+    if not _MADE:    # removed at the latest when this process ends (see _at_exit)
+        import atexit
+        atexit.register(_at_exit)
+    _MADE.append(made)
     base = Path("/sys/fs/cgroup")
     try:
         if (base / "cgroup.controllers").is_file():           # v2
@@ -128,6 +132,17 @@ def cgroup(name: str, processes: int = PROCESSES, memory_mb: int = 4096) -> list
     except OSError:
         drop(made)
         return []
+
+
+_MADE: list[list[Path]] = []      # every control group this process made
+
+
+def _at_exit() -> None:
+    """The workers stopped first (a worker started late may still hold its group when a grade
+    closes its sandbox), then every group this process made removed."""
+    from .. import apart
+    apart.POOL.close()
+    drop([g for made in _MADE for g in made], wait_s=2.0)
 
 
 def join(groups: list[Path]) -> None:
