@@ -238,6 +238,19 @@ def test_no_course_notebook_puts_another_check_in_place():
         assert rebinds_check(nb) == "", nb.name
 
 
+def grade_ann(tmp_path, kernel: bytes, book: dict) -> dict:
+    """Ann, the class's one learner, hands in ``kernel`` as float_copy and ``book`` as notebook 00;
+    her grades by column, the notebooks run (as root, all the same)."""
+    ann = tmp_path / "class" / "ann"
+    (ann / "kernels").mkdir(parents=True)
+    (ann / "notebooks").mkdir()
+    (ann / "kernels" / "float_copy.cl").write_bytes(kernel)
+    (ann / "notebooks" / "00-host-and-device.ipynb").write_text(json.dumps(book))
+    grades = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], notebooks=True,
+                   progress=False, notebooks_as_root=True)
+    return {g.exercise: g for g in grades}
+
+
 @pytest.mark.once
 def test_a_notebook_can_neither_reach_a_solution_nor_pass_by_rewriting_its_kernel(tmp_path):
     """Notebook 00 with one cell more, which asserts that its copy of the course holds no
@@ -250,14 +263,8 @@ def test_a_notebook_can_neither_reach_a_solution_nor_pass_by_rewriting_its_kerne
         "source": "import helpers.kernels as k\n"
                   "assert not (k.ROOT / 'solutions').exists(), 'a solution is within reach'\n"
                   f"(k.ROOT / 'kernels' / 'float_copy.cl').write_text({SOLUTION!r})\n"})
+    by = grade_ann(tmp_path, wrong, book)
     ann = tmp_path / "class" / "ann"
-    (ann / "kernels").mkdir(parents=True)
-    (ann / "notebooks").mkdir()
-    (ann / "kernels" / "float_copy.cl").write_bytes(wrong)
-    (ann / "notebooks" / "00-host-and-device.ipynb").write_text(json.dumps(book))
-    grades = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], notebooks=True,
-                   progress=False, notebooks_as_root=True)
-    by = {g.exercise: g for g in grades}
     assert by["float_copy"].status == "failed"
     nb = by["notebook 00-host-and-device"]
     assert nb.status == "failed", nb.message

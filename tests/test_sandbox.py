@@ -29,6 +29,7 @@ from helpers.checking.sandbox import Jail, cgroup, drop, limits, why_not
 from helpers.paths import ROOT
 
 from .shipped import committed
+from .test_hostile import grade_ann
 
 SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
 needs_sandbox = pytest.mark.skipif(why_not() is not None, reason=f"no sandbox here: {why_not()}")
@@ -235,14 +236,7 @@ def test_a_notebook_that_swallows_its_failing_check_does_not_pass(tmp_path):
         if cell["cell_type"] == "code" and text.startswith("%%kernel float_copy"):
             cell["source"] = ("try:\n    check('float_copy')\nexcept BaseException:\n"
                               "    pass\n")
-    folder = tmp_path / "class" / "ann"
-    (folder / "kernels").mkdir(parents=True)
-    (folder / "notebooks").mkdir()
-    (folder / "kernels" / "float_copy.cl").write_bytes(committed("kernels/float_copy.cl"))
-    (folder / "notebooks" / "00-host-and-device.ipynb").write_text(json.dumps(book))
-    grades = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], notebooks=True,
-                   progress=False, notebooks_as_root=True)
-    by = {g.exercise: g for g in grades}
+    by = grade_ann(tmp_path, committed("kernels/float_copy.cl"), book)
     assert by["float_copy"].status == "failed"
     nb = by["notebook 00-host-and-device"]
     assert nb.status == "failed" and "not a cell of its own" in nb.message, nb.message
