@@ -139,3 +139,15 @@ def test_oclgrind_cases_dealt_to_three_workers_give_the_verdict_of_one(kernel, o
         assert sorted(c.key() for c in one.oclgrind_pass.cases) == \
             sorted(c.key() for c in two.oclgrind_pass.cases) == \
             sorted(c.key() for c in three.oclgrind_pass.cases)
+
+
+def test_a_hang_after_an_overflow_leads_with_the_overflow(oclgrind_present):
+    """CI's Intel run hung (did not crash) in fixed_tile_16's 64x64 case, and the diagnosis read
+    "an endless loop?": the short Oclgrind run after a hang had only the first small cases, where a
+    16x16 tile is wide enough. The widest case, where Oclgrind sees the overflow, now runs too."""
+    report = run_check("transpose", TESTS / "data" / "hang_after_tile_overflow.cl", run_timeout=3)
+    assert not report.passed
+    first = _first_line(report.message)
+    assert "write outside a buffer" in first, report.message
+    assert "did not finish" in report.message and "endless loop?" not in report.message, \
+        report.message

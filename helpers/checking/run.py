@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from threading import Event
 
@@ -174,12 +175,18 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout,
                   stuck=_stuck_watch(beside, bool(dev.type & cl.device_type.GPU)))
 
-    def small_pass(wanted: bool) -> PassResult | None:
-        """The pass run beside the device's if it is wanted; else it is stopped (and None)."""
+    def small_pass(wanted: bool, within: float | None = None) -> PassResult | None:
+        """The pass run beside the device's if it is wanted; else it is stopped (and None).
+        ``within``: it is given that many seconds more, then stopped, and what it saw is kept."""
         if beside is None:
             return None
         if not wanted:
             stop.set()
+        elif within is not None:
+            try:
+                beside.result(timeout=within)
+            except FutureTimeout:
+                stop.set()
         op = beside.result()   # waited for even when stopped: no worker is left running
         return op if wanted else None
 
@@ -190,12 +197,23 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     # A kernel that does not build: nothing Oclgrind could add. One that does not end: a short
     # Oclgrind run on two small cases may still show why (a work-item stuck at a barrier).
     if dp.build_error or dp.no_kernel or dp.hung_in is not None or dp.flooded:
-        small_pass(False)
         op = None
         if dp.stuck_after is not None:
-            op = beside.result()   # it saw the divergent barrier the device is stuck at
+            op = small_pass(True)   # it saw the divergent barrier the device is stuck at
         elif dp.hung_in is not None:
-            op = oclgrind_pass(chk, small[:2], HANG_OCLGRIND_TIMEOUT)
+            # the small cases' pass begun with the device's, given a short while more (else the
+            # first two small cases, shortly), then, if they were clean, the widest case: the
+            # device may have hung because the kernel wrote outside its memory first (a tile too
+            # small for the larger work-groups the contract allows: the widest case shows it)
+            op = small_pass(True, within=HANG_OCLGRIND_TIMEOUT) if beside is not None else \
+                oclgrind_pass(chk, small[:2], HANG_OCLGRIND_TIMEOUT)
+            ran = {c.key() for c in op.cases} if op is not None else set()
+            wide = [c for c in widest_case(ex) if c.key() not in ran]
+            if op is not None and wide and not op.findings and op.hung_in is None:
+                more = oclgrind_pass(chk, wide, HANG_OCLGRIND_TIMEOUT, first_failure=True)
+                op = merged(op, more) if more is not None else op
+        else:
+            small_pass(False)
         # a hang after an access outside a buffer (which can corrupt the process) is told so
         lines = device_failure(ex, dp, options.run_timeout, outside=outside_a_buffer(op))
         if op is not None:
