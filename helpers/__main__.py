@@ -28,7 +28,7 @@ def _devices(args: argparse.Namespace) -> int:
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from .checking.exercises import exercises
+    from .exercises import exercises
     from .kernels import display_path, kernel_path
     for ex in exercises():
         print(f"{ex.name:<16} {ex.notebook:<22} {display_path(kernel_path(ex.name, solutions=False))}"
@@ -39,7 +39,7 @@ def _exercises(args: argparse.Namespace) -> int:
 def _hint(args: argparse.Namespace) -> int:
     """One hint at a time, as the notebook's collapsibles give them (``--solution``: the course's
     solution, after the hints)."""
-    from .checking.exercises import get
+    from .exercises import get
     from .kernels import display_path, solution_file
     try:
         ex = get(args.name)

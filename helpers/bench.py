@@ -233,7 +233,7 @@ def reference_verdict(name: str, result: str = "checks-nvidia-h100") -> str:
 def moved_bytes(ex, case) -> int:
     """The bytes a kernel of this exercise must move at least: inputs read once, outputs written
     once, buffers updated in place both."""
-    from .checking.exercises import Buffer
+    from .exercises import Buffer
     total = 0
     for arg in ex.args:
         if isinstance(arg, Buffer):
@@ -247,7 +247,7 @@ def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
                   seed: int | None = None, verify: bool = True,
                   references: dict | None = None, source: str | None = None,
                   budget_s: float | None = None) -> dict:
-    """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.checking.exercises.Case`), checking
+    """Time exercise ``name``'s kernel on ``case`` (an :class:`~helpers.exercises.Case`), checking
     the first launch's output against the reference (``verify``). Default kernel: the learner's
     once it has passed its check, the solution until then. ``references``: a dict that keeps the
     reference's outputs between calls on the same case and seed (timing several kernels of one
@@ -256,8 +256,8 @@ def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
     again). ``budget_s``: the seconds the timed runs may take, judged from the first launch; a
     kernel slower than that gets fewer runs (at least 3) and no further warm-up (the first launch
     warmed it): on a CPU the slow kernel an exercise starts from took most of a check's time."""
-    from .checking.exercises import LocalMem, Scalar, get
-    from .checking.passed import kernel_to_measure
+    from .exercises import LocalMem, Scalar, get
+    from .exercises.passed import kernel_to_measure
     from .kernels import build_file, build_source, display_path
 
     ex = get(name)
@@ -316,7 +316,7 @@ def throughput_sweep(ctx: cl.Context, queue: cl.CommandQueue, name: str = "sum_i
     by the fixed cost of a launch, large ones approach the memory bandwidth."""
     from tqdm.auto import tqdm
 
-    from .checking.exercises import Case, rounded_up
+    from .exercises import Case, rounded_up
 
     if sizes is None:
         top = 22 if small_sizes() else 26
@@ -337,7 +337,7 @@ def matrix_vector_sweep(ctx: cl.Context, queue: cl.CommandQueue, repeats: list[i
     the bytes stay the same, the work grows with repeat (2 flops per element per round)."""
     from tqdm.auto import tqdm
 
-    from .checking.exercises import two_d_case
+    from .exercises import two_d_case
 
     if repeats is None:
         repeats = [1, 2, 4, 8, 16, 32, 64, 128, 256] + ([] if small_sizes() else [512, 1024])
@@ -378,7 +378,7 @@ def crossover(points: list[dict]) -> float | None:
 def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     """The erosion exercises of notebook 03 timed side by side (the solutions, or the learner's
     kernels once they have passed)."""
-    from .checking.exercises import Case, rounded_up, two_d_case
+    from .exercises import Case, rounded_up, two_d_case
 
     n, r = (1 << 18, 8) if small_sizes() else (1 << 24, 8)
     side = 256 if small_sizes() else 2048

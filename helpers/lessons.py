@@ -18,8 +18,8 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
-from .checking.exercises import rounded_up
-from .checking.exercises.level3_registers_banks import TAPS, fir
+from .exercises import rounded_up
+from .exercises.level3_registers_banks import TAPS, fir
 from .kernels import solution_file
 from .studies.harness import (
     Prepared,

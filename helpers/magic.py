@@ -78,7 +78,7 @@ def save_kernel(name: str, text: str) -> tuple[Path, Path | None, bool]:
 def kernel(line: str, cell: str) -> None:
     """``%%kernel NAME``: save the cell as ``kernels/NAME.cl`` and check it (see the module)."""
     from .checking import check
-    from .checking.exercises import get
+    from .exercises import get
     name = line.strip()
     if not re.fullmatch(r"\w+", name):
         print(USAGE)

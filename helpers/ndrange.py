@@ -1,8 +1,9 @@
 """The NDRange and its query functions: what each work-item sees, computed in Python, and the same
 values measured on a device with the ``query_work_space`` kernel.
 
-The pure part (:data:`QUERIES`, :func:`query_values`, :func:`shape_problem`, :func:`quick_test`) needs
-no OpenCL: the exercise's reference, the quick test and the explorer's sentences come from it.
+The pure part (:func:`shape_problem`, :func:`quick_test`, and :data:`QUERIES` and
+:func:`query_values`, which the exercise's module owns) needs no OpenCL: the exercise's
+reference, the quick test and the explorer's sentences come from it.
 :func:`run_query` runs the kernel for real: the learner's once it has passed its check, the solution
 until then. :func:`group_order` measures in which order a device starts work-groups.
 """
@@ -16,49 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .exercises.query_work_space import QUERIES, as_2d, query_values
 from .words import plural
-
-# The query functions, numbered as in the query_work_space contract (DESIGN.md section 4).
-QUERIES = (
-    "get_global_id(0)", "get_global_id(1)", "get_global_size(0)", "get_global_size(1)",
-    "get_group_id(0)", "get_group_id(1)", "get_local_id(0)", "get_local_id(1)",
-    "get_local_size(0)", "get_local_size(1)", "get_num_groups(0)", "get_num_groups(1)",
-    "get_work_dim()",
-)
-
-
-def as_2d(size: int | Sequence[int]) -> tuple[int, int]:
-    """A 1-D or 2-D size as (dimension 0, dimension 1); a 1-D range has dimension 1 of size 1."""
-    if isinstance(size, (int, np.integer)):
-        return int(size), 1
-    size = tuple(int(x) for x in size)
-    return (size[0], 1) if len(size) == 1 else (size[0], size[1])
-
-
-def query_values(global_size: Sequence[int] | int, local_size: Sequence[int] | int,
-                 query: int | str) -> np.ndarray:
-    """What every work-item gets from query function ``query`` (its number or its name).
-
-    The result has one row per value of dimension 1 and one column per value of dimension 0, as the
-    kernel stores it: ``out[get_global_id(1) * get_global_size(0) + get_global_id(0)]``.
-    """
-    q = QUERIES.index(query) if isinstance(query, str) else int(query)
-    dims = 1 if isinstance(global_size, (int, np.integer)) or len(global_size) == 1 else 2
-    (gx, gy), (lx, ly) = as_2d(global_size), as_2d(local_size)
-    y, x = np.mgrid[0:gy, 0:gx]
-    name = QUERIES[q]
-    d = 0 if name.endswith("(0)") else 1
-    idx, glob, loc = (x, gx, lx) if d == 0 else (y, gy, ly)
-    values = {
-        "get_global_id": idx,
-        "get_global_size": np.full_like(idx, glob),
-        "get_group_id": idx // loc,
-        "get_local_id": idx % loc,
-        "get_local_size": np.full_like(idx, loc),
-        "get_num_groups": np.full_like(idx, glob // loc),
-        "get_work_dim": np.full_like(idx, dims),
-    }[name.split("(")[0]]
-    return values.astype(np.int32)
 
 
 def work_item_values(global_size: Sequence[int], local_size: Sequence[int],
@@ -181,7 +141,7 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
 
     glob, loc = tuple(int(x) for x in global_size), tuple(int(x) for x in local_size)
     if kernel is None:
-        from .checking.passed import kernel_to_measure
+        from .exercises.passed import kernel_to_measure
         kernel = kernel_to_measure("query_work_space")
     shown = display_path(kernel)
     dev = ctx.devices[0]

@@ -22,9 +22,9 @@ import numpy as np
 import pyopencl as cl
 
 from . import cache
-from .checking.exercises import rounded_up
-from .checking.passed import kernel_to_measure
 from .device import device_key
+from .exercises import rounded_up
+from .exercises.passed import kernel_to_measure
 from .studies.harness import (
     Prepared,
     cupy_on,

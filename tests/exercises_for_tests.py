@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.checking.exercises import Buffer, Case, Exercise, LocalMem, Scalar, register, rounded_up
+from helpers.exercises import Buffer, Case, Exercise, LocalMem, Scalar, register, rounded_up
 
 
 def _block_sums(case: Case, inputs: dict) -> dict:

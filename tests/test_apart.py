@@ -124,10 +124,10 @@ def test_no_workers_mode_and_owners(monkeypatch):
 def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     """Oclgrind counts its reports over its whole life and goes silent after OCLGRIND_MAX_ERRORS:
     a second pass in the same worker would find nothing (seen: a divergent barrier)."""
-    from helpers.checking.exercises import get
     from helpers.checking.options import CheckOptions
     from helpers.checking.passes import Check, oclgrind_environment, run_pass
     from helpers.device import DeviceSpec, oclgrind_device
+    from helpers.exercises import get
     ex = get("parallel_sum")
     small = [c for c in ex.cases if c.small]
     path = ROOT / "tests" / "wrong" / "parallel_sum" / "barrier_in_branch.cl"
@@ -162,10 +162,10 @@ def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
     divergent barrier; a worker still starting (NVIDIA's context: 1.8 s) or building has not yet
     run anything, so the watch waits for the build (here a watch that would call it stuck at once,
     in a fresh worker, on a kernel that never ends)."""
-    from helpers.checking.exercises import get
     from helpers.checking.options import CheckOptions
     from helpers.checking.passes import Check, run_pass
     from helpers.device import DeviceSpec, choose_device
+    from helpers.exercises import get
     ex = get("float_copy")
     path = ROOT / "tests" / "wrong" / "float_copy" / "endless.cl"
     chk = Check(ex, path, 1, CheckOptions(owner="stuck-watch"), apart.Lease(), path.read_text())

@@ -8,11 +8,11 @@ import pytest
 
 from helpers.checking import CheckOptions
 from helpers.checking.diagnosis import describe_buffer, signature
-from helpers.checking.exercises import Case, get
 from helpers.checking.oclgrind import Finding
 from helpers.checking.passes import PassResult
 from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
+from helpers.exercises import Case, get
 
 from .conftest import TESTS
 
@@ -393,7 +393,7 @@ def test_the_instrumented_kernel_fills_its_local_memory_and_keeps_its_line_numbe
 
 
 def test_the_extremes_follow_the_device():
-    from helpers.checking.exercises import Limits
+    from helpers.exercises import Limits
     cpu, gpu = Limits(8192, (8192,) * 3, 256 << 10), Limits(1024, (1024, 1024, 64), 48 << 10)
     assert cpu.widest_1d() == 8192 and gpu.widest_1d() == 1024
     assert cpu.widest_square(lambda t: 4 * t * (t + 1)) == 64
@@ -411,7 +411,7 @@ def test_the_extremes_follow_the_device():
 def test_wide_ints_cover_the_range_without_overflow():
     import numpy as np
 
-    from helpers.checking.exercises import wide_ints
+    from helpers.exercises import wide_ints
     a, b = wide_ints(np.random.default_rng(1), 100_000)
     s = a.astype(np.int64) + b
     assert s.min() >= -(1 << 31) and s.max() < (1 << 31)

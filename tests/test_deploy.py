@@ -382,7 +382,7 @@ def test_a_graded_days_copy_checks_and_measures_without_the_solutions(tmp_path):
         return subprocess.run([sys.executable, "-c", code], env=env, cwd=copy, capture_output=True,
                               text=True, timeout=600)
 
-    measured = python("from helpers.checking.passed import kernel_to_measure\n"
+    measured = python("from helpers.exercises.passed import kernel_to_measure\n"
                       "kernel_to_measure('transpose')")
     assert "This cell measures your transpose once it passes check(\"transpose\")" in \
         measured.stderr and "the solutions are not on this server" in measured.stderr
@@ -395,7 +395,7 @@ def test_a_graded_days_copy_checks_and_measures_without_the_solutions(tmp_path):
     assert "No target to compare with: the solutions are not on this server" in out.stdout
     assert "the solution reaches" not in out.stdout
     assert "FileNotFoundError" not in out.stdout + out.stderr
-    after = python("from helpers.checking.passed import kernel_to_measure\n"
+    after = python("from helpers.exercises.passed import kernel_to_measure\n"
                    "print(kernel_to_measure('transpose'))")
     assert after.stdout.strip() == str(copy / "kernels" / "transpose.cl"), after.stderr
     found = python("from helpers.checking.devcheck import items\nprint(list(items()))")

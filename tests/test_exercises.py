@@ -8,8 +8,8 @@ import json
 import pytest
 
 from helpers.checking import run_check
-from helpers.checking.exercises import exercises, get
-from helpers.checking.exercises.cells import (
+from helpers.exercises import exercises, get
+from helpers.exercises.cells import (
     check_cell,
     hint_cell,
     hint_span,

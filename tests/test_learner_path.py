@@ -14,8 +14,8 @@ import pytest
 
 from helpers import bench, magic
 from helpers.checking import KernelCheckFailed, check, run_check
-from helpers.checking.exercises import exercises, get
 from helpers.checking.run import strict_checks
+from helpers.exercises import exercises, get
 from helpers.kernels import SOLUTIONS
 
 from .conftest import TESTS

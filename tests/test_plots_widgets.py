@@ -135,7 +135,7 @@ def test_peaks_are_measured_once_then_read_from_the_cache(cq, tmp_path, monkeypa
 
 
 def test_time_exercise_checks_the_result_and_counts_the_bytes(cq):
-    from helpers.checking.exercises import Case
+    from helpers.exercises import Case
     ctx, queue = cq
     case = Case((1024,), (64,), {"n": 1000})
     r = bench.time_exercise(ctx, queue, "sum_ints", case, repeats=3)
@@ -146,7 +146,7 @@ def test_time_exercise_checks_the_result_and_counts_the_bytes(cq):
 
 
 def test_time_exercise_gives_a_slow_kernel_fewer_runs_within_its_budget(cq):
-    from helpers.checking.exercises import Case
+    from helpers.exercises import Case
     ctx, queue = cq
     case = Case((1024,), (64,), {"n": 1000})
     plenty = bench.time_exercise(ctx, queue, "sum_ints", case, budget_s=60.0)

@@ -43,7 +43,7 @@ KERNELS = [("float_copy", None), ("erosion_2d", None), ("parallel_sum", None),
 
 
 def every_exercise() -> list[tuple[str, str | None]]:
-    from helpers.checking.exercises import exercises
+    from helpers.exercises import exercises
     rows = list(KERNELS)
     for ex in exercises():
         wrong = sorted((ROOT / "tests" / "wrong" / ex.name).glob("*.cl"))[:1]

@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from helpers.checking.exercises import exercises  # noqa: E402
 from helpers.checking.grade import grade  # noqa: E402
 from helpers.device import choose_device, describe  # noqa: E402
+from helpers.exercises import exercises  # noqa: E402
 from helpers.paths import SOLUTIONS  # noqa: E402
 
 WRONG = ROOT / "tests" / "wrong"

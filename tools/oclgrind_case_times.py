@@ -28,10 +28,10 @@ def child(name: str, path: str, repeats: int) -> dict:
     import numpy as np
     import pyopencl as cl
 
-    from helpers.checking.exercises import device_limits, get
     from helpers.checking.passes import widest_case
     from helpers.checking.runner import run_case
     from helpers.device import oclgrind_device
+    from helpers.exercises import device_limits, get
 
     ex = get(name)
     dev = oclgrind_device()

@@ -7,7 +7,7 @@ Run it in a clean checkout: it reads the skeletons from kernels/. An exercise's 
 ``check("NAME")`` alone becomes its ``%%kernel NAME`` cell.
 
 The registry's ``Exercise.hints`` are the only source of the hints (see
-helpers/checking/exercises/cells.py). In each exercise's hint cell (the markdown cell nearest before
+helpers/exercises/cells.py). In each exercise's hint cell (the markdown cell nearest before
 its check that holds hint blocks) this replaces everything from the first
 ``<details><summary>Hint`` to the last hint's or the solution's ``</details>`` with
 ``hints_markdown``: the hints one collapsible each, then the solution. Prose before and after the
@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from helpers.checking.exercises import exercises  # noqa: E402
-from helpers.checking.exercises.cells import (  # noqa: E402
+from helpers.exercises import exercises  # noqa: E402
+from helpers.exercises.cells import (  # noqa: E402
     check_cell,
     hint_cell_or_place,
     kernel_cell,

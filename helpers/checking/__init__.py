@@ -6,8 +6,9 @@ Oclgrind, and a verdict that says what is wrong and where.
 - :mod:`.passes`: the device, Oclgrind and speed passes (facts); :mod:`.runner`, their worker side;
 - :mod:`.diagnosis`: the sentences; :mod:`.verdict`: the passes combined into a report;
 - :mod:`.oclgrind`: Oclgrind's reports parsed into findings at the learner's line;
-- :mod:`.exercises`: the exercise registry (contracts, cases, references, known mistakes);
-- :mod:`.grade`: a class graded; :mod:`.passed`: the record of passed checks.
+- :mod:`.grade`: a class graded.
+
+The exercises it checks are :mod:`helpers.exercises`, a floor below.
 """
 
 from .options import CheckOptions

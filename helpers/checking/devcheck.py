@@ -117,7 +117,7 @@ def demo_erosion_image(ctx: cl.Context, queue: cl.CommandQueue, width: int = 37,
                        radius: int = 2) -> str | None:
     """Notebook 03's erosion through an image and a clamp-to-edge sampler, equal to the exercise's
     reference."""
-    from .exercises import Case, get, rounded_up
+    from ..exercises import Case, get, rounded_up
     if not queue.device.image_support:
         return "no image support: notebook 03 skips this demo"
     img_np = np.random.default_rng().uniform(-100, 100, (height, width)).astype(np.float32)
@@ -149,7 +149,7 @@ def solution(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> None:
     """An exercise's solution on its small cases, with the checker's guard bands and poison (or
     a study record's kernel under kernels/studies/, such as the slow kernel an exercise starts
     from)."""
-    from .exercises import get
+    from ..exercises import get
     from .runner import run_case
     ex = get(name)
     path = KERNELS / "studies" / ex.study_file if ex.study_file else SOLUTIONS / f"{name}.cl"
@@ -212,7 +212,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
 
     from .. import lessons, studies
     from ..bench import PEAK_WIDTHS, vector_name
-    from .exercises import exercises
+    from ..exercises import exercises
     found: dict[str, Callable] = {}
     for w in PEAK_WIDTHS:
         found[f"peaks {vector_name(w)}"] = partial(peak_kernels, width=w)

@@ -8,9 +8,9 @@ import signal
 
 import numpy as np
 
+from ..exercises import Buffer, Case, Exercise, LocalMem, Scalar
 from ..words import plural
 from . import oclgrind
-from .exercises import Buffer, Case, Exercise, LocalMem, Scalar
 from .options import OUTPUT_LIMIT
 from .passes import PassResult
 

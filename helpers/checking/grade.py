@@ -231,7 +231,7 @@ def grade(submissions: str | Path, out: str | Path = "grades", *, jobs: int | No
     workers and every notebook run in the sandbox (:mod:`.sandbox`; ``sandbox=False``: not, on a
     machine that holds nothing else). Run by root, each learner's notebooks run as a user id of
     their own that no account has (see :func:`notebook_users`), unless ``notebooks_as_root``."""
-    from .exercises import exercises, get
+    from ..exercises import exercises, get
 
     submissions = Path(submissions)
     names = only or [ex.name for ex in exercises()]
@@ -280,7 +280,7 @@ def _grade_in(submissions: Path, tmp: Path, out: Path, names: list[str], jobs: i
     from tqdm.auto import tqdm
 
     from .. import apart
-    from .exercises import get
+    from ..exercises import get
     from .sandbox import GradingSandbox
     apart.SANDBOX = GradingSandbox(hidden) if hidden is not None else None
     found: dict[str, Path] = {}

@@ -20,8 +20,8 @@ import numpy as np
 
 from .. import apart
 from ..device import DeviceSpec
+from ..exercises import Case, Exercise
 from . import oclgrind
-from .exercises import Case, Exercise
 from .options import OCLGRIND_BUDGET, OUTPUT_LIMIT, REPORT_GRACE, CheckOptions
 
 
@@ -261,7 +261,7 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
     """The small cases, plus every failing device case small enough for Oclgrind (and whose
     work-groups and local memory Oclgrind's device allows: the widest cases of a CPU's are not)."""
     from ..device import oclgrind_device
-    from .exercises import device_limits
+    from ..exercises import device_limits
     chosen = [c for c in ex.cases if c.small]
     # the failing cases, and those the device could not launch with this kernel (work-groups
     # larger than it allows this kernel, as NVIDIA's driver does for static local arrays)
@@ -283,7 +283,7 @@ def widest_case(ex: Exercise) -> list[Case]:
     a device that lets a local array's overflow go unseen (PoCL's local memory is 2 MiB) gets a
     referee that sees it. Every check that passes its small cases runs it."""
     from ..device import oclgrind_device
-    from .exercises import device_limits
+    from ..exercises import device_limits
     grind = oclgrind_device()
     if grind is None or ex.widest is None:
         return []

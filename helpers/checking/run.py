@@ -20,6 +20,8 @@ import pyopencl as cl
 
 from .. import apart
 from ..device import DeviceSpec, choose_device, describe
+from ..exercises import device_limits, get, load_registry_file, uses_local_memory
+from ..exercises.passed import remember_pass
 from ..kernels import KERNELS, display_path, kernel_path, solutions_on
 from . import learner
 from .diagnosis import (
@@ -30,7 +32,6 @@ from .diagnosis import (
     outside_a_buffer,
     speed_report,
 )
-from .exercises import device_limits, get, load_registry_file, uses_local_memory
 from .options import (
     HANG_OCLGRIND_TIMEOUT,
     SPEED_TIMEOUT,
@@ -38,7 +39,6 @@ from .options import (
     STUCK_AFTER_DIVERGENCE_CPU,
     CheckOptions,
 )
-from .passed import remember_pass
 from .passes import (
     Check,
     PassResult,

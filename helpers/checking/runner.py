@@ -20,8 +20,8 @@ import numpy as np
 import pyopencl as cl
 
 from ..device import DeviceSpec, find_device
+from ..exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 from ..kernels import KernelBuildError, build_source, build_warnings
-from .exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 
 # Bit patterns, by item size: quiet NaNs with payloads for floats; for integers, values far outside
 # what the course's inputs and results reach.

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..exercises import Exercise
 from ..words import plural
 from .diagnosis import (
     CLEAN,
@@ -27,7 +28,6 @@ from .diagnosis import (
     output_tail,
     outside_a_buffer,
 )
-from .exercises import Exercise
 from .options import OCLGRIND_BUDGET, OUTPUT_LIMIT, CheckOptions
 from .passes import PassResult
 

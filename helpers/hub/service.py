@@ -65,7 +65,7 @@ def settings_from_environment() -> dict:
 
 
 def course_exercises() -> list[str]:
-    from ..checking.exercises import exercises
+    from ..exercises import exercises
     return [ex.name for ex in exercises()]
 
 

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pyopencl as cl
 
-from ..checking.exercises import rounded_up
+from ..exercises import rounded_up
 from ..timing import environment, gb_per_s, small_sizes, time_kernel
 from ..words import plural
 from .harness import (

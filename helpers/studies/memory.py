@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
-from ..checking.exercises import rounded_up
+from ..exercises import rounded_up
 from ..timing import small_sizes
 from ..words import plural
 from .harness import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyopencl as cl
 
-from ..checking.exercises import rounded_up
+from ..exercises import rounded_up
 from ..timing import small_sizes
 from .harness import (
     Prepared,

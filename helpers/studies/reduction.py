@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
-from ..checking.exercises import rounded_up
+from ..exercises import rounded_up
 from ..timing import gb_per_s, small_sizes, time_kernel
 from .harness import (
     LeftOutKernel,

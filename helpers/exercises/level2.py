@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from ...ndrange import QUERIES, query_values
 from .model import (
     Buffer,
     Case,
@@ -27,6 +26,7 @@ from .model import (
     two_d_case,
     wide_floats,
 )
+from .query_work_space import QUERIES, query_values
 
 # Level 2: query_work_space (2-D).
 
