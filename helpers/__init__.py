@@ -20,6 +20,9 @@ else:
     register_intel_cpu_runtime()  # before any platform is listed: the ICD loader reads them once
     from .magic import register_in_ipython
     register_in_ipython()         # %%kernel NAME in a notebook (see helpers.magic)
+    from .hub import events as _events
+    if _events.destination() is not None:
+        _events.register()        # in the course's hub: each verdict goes to the class view too
 
 # name -> the module that owns it (a module's own name: the module itself)
 _OWNERS = {

@@ -9,6 +9,7 @@ import asyncio
 import csv
 import io
 import json
+import os
 import re
 import threading
 import time
@@ -432,3 +433,61 @@ def test_a_class_from_before_rechecks_opens_self_reported_and_a_lost_recheck_say
     again = Store(db)                                         # the service restarted
     c = class_state(again.events(), EXERCISES).cells["bob", "float_copy"]
     assert c.state == "passed (self-reported)" and "restarted" in c.unverified
+
+
+class _Listener(BaseHTTPRequestHandler):
+    bodies: list[dict] = []
+
+    def do_POST(self):
+        _Listener.bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *a):
+        pass
+
+
+def test_a_check_in_a_hub_terminal_reaches_the_class_view_through_its_observer():
+    """The checker knows nothing of the hub: ``import helpers`` in a hub's server registers the
+    reporter as an observer of the verdicts, and a check run from a terminal (a process that ends
+    at once) still delivers its event; without the hub's variables nothing is registered."""
+    import subprocess
+    import sys
+
+    from helpers.paths import ROOT
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Listener)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_CLASS_URL",)}
+    try:
+        hub = dict(env, COURSE_CLASS_URL=f"http://127.0.0.1:{server.server_port}/x/",
+                   JUPYTERHUB_API_TOKEN="server-token")
+        out = subprocess.run([sys.executable, "-m", "helpers", "check", "float_copy",
+                              "--solutions"], env=hub, cwd=ROOT, capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert [(b["exercise"], b["passed"]) for b in _Listener.bodies] == [("float_copy", True)]
+    finally:
+        server.shutdown()
+    code = ("import helpers, helpers.checking.observers as o; print(len(o._observers))")
+    alone = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+    assert alone.stdout.strip() == "0", alone.stdout + alone.stderr
+
+
+def test_an_observer_that_fails_costs_no_verdict():
+    from helpers.checking import observers
+    heard = []
+
+    def broken(report, seconds):
+        raise RuntimeError("the observer's own trouble")
+
+    off = [observers.subscribe(broken), observers.subscribe(lambda r, s: heard.append((r, s)))]
+    observers.subscribe(broken)   # twice: still once
+    try:
+        observers.publish("report", 1.5)
+        assert heard == [("report", 1.5)]
+        assert observers._observers.count(broken) == 1
+    finally:
+        for f in off:
+            f()

@@ -3,7 +3,8 @@
 A learner's server started by the course's hub has ``COURSE_CLASS_URL`` (where the class-view
 service takes events, set by deploy/jupyterhub/jupyterhub_config.py) and ``JUPYTERHUB_API_TOKEN``
 (the server's own token, which the hub gave it). With both, each check (``check("NAME")`` in a
-notebook, ``python -m helpers check`` in its terminal) sends one event: the exercise, passed or
+notebook, ``python -m helpers check`` in its terminal) sends one event, through the
+observer :func:`register` subscribes to the checker's verdicts: the exercise, passed or
 failed, the likely mistake's short name, the seconds the check took, a hash of the kernel's text and
 the text itself (``source``, when the file is a readable UTF-8 kernel of at most 1 MiB, as the check
 reads it). *Who* is not in it: the service asks the hub whose token it came with. Elsewhere nothing
@@ -77,6 +78,19 @@ def event(report, seconds: float) -> dict:
     if source is not None:
         e["source"] = source
     return e
+
+
+def register() -> None:
+    """Make :func:`report_check` an observer of the checker's verdicts. ``helpers/__init__`` calls
+    it in a learner's server of the course's hub (where :func:`destination` is set); elsewhere no
+    event is ever made."""
+    import atexit
+
+    from ..checking.observers import subscribe
+    subscribe(report_check)
+    # the sender is a daemon thread: a process that ends (``python -m helpers check`` in a
+    # terminal) first gives its queued events the time one send may take
+    atexit.register(flush, SEND_TIMEOUT)
 
 
 def report_check(report, seconds: float) -> bool:
