@@ -1,0 +1,91 @@
+"""The house of ``helpers/`` holds (issue 43): the floors named in docs/design.md's table, every
+import pointing down or across, no circle, no module over 600 lines, no function over 80.
+``tools/house.py`` draws the house from the imports; these tests read the same drawing."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+
+import pytest
+
+from helpers.paths import ROOT
+
+pytestmark = pytest.mark.once   # no device
+
+_spec = importlib.util.spec_from_file_location("house", ROOT / "tools" / "house.py")
+house = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(house)
+
+MAX_FLOORS, MAX_MODULE_LINES, MAX_FUNCTION_LINES = 7, 600, 80
+
+
+def floor_table(text: str | None = None) -> dict[str, int]:
+    """room -> floor, from the table in docs/design.md (a row: | floor | concern | rooms | owns |)."""
+    text = text if text is not None else (ROOT / "docs" / "design.md").read_text()
+    rooms: dict[str, int] = {}
+    for line in text.splitlines():
+        m = re.match(r"\|\s*(\d+)\s*\|[^|]*\|([^|]*)\|", line)
+        if m:
+            for room in re.findall(r"`([\w.]+)`", m.group(2)):
+                assert room not in rooms, f"{room} is on two floors of the table"
+                rooms[room] = int(m.group(1))
+    return rooms
+
+
+def arrows_up(graph: dict[str, set[str]], table: dict[str, int]) -> list[str]:
+    return sorted(f"{a} (floor {table[a]}) -> {b} (floor {table[b]})"
+                  for a, targets in graph.items() for b in targets
+                  if a in table and b in table and table[b] > table[a])
+
+
+def test_the_table_has_every_room_and_at_most_seven_floors():
+    table, graph = floor_table(), house.arrows()
+    assert table, "docs/design.md has no floor table"
+    assert sorted(set(graph) - set(table)) == [], "rooms the floor table does not place"
+    assert sorted(set(table) - set(graph)) == [], "rooms in the floor table that do not exist"
+    assert len(set(table.values())) <= MAX_FLOORS and max(table.values()) <= MAX_FLOORS
+
+
+def test_every_import_points_down_or_across():
+    assert arrows_up(house.arrows(), floor_table()) == []
+
+
+def test_no_circle_among_the_rooms():
+    assert house.circles(house.arrows()) == []
+
+
+def test_an_arrow_up_and_a_circle_are_seen():
+    """The checks above can fail: a made-up house with a room importing one above it."""
+    table = floor_table("| 2 | show | `plots` | x |\n| 1 | device | `device`, `paths` | y |")
+    assert table == {"plots": 2, "device": 1, "paths": 1}
+    assert arrows_up({"device": {"plots"}, "plots": {"paths"}}, table) == [
+        "device (floor 1) -> plots (floor 2)"]
+    assert house.circles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [{"a", "b"}]
+
+
+def test_the_graph_sees_imports_of_every_kind():
+    graph = house.module_graph()
+    assert "helpers.timing" in graph["helpers.studies.harness"]        # from ..timing import
+    assert "helpers.exercises.query_work_space" in graph["helpers.ndrange"]  # from .exercises.x
+    assert "helpers.probe" in graph["helpers.kernels"]                 # inside a function
+    assert "helpers.checking.observers" in graph["helpers.hub.events"]  # from ..checking.x
+
+
+def _sizes():
+    modules, functions = [], []
+    for path in sorted((ROOT / "helpers").rglob("*.py")):
+        text = path.read_text()
+        rel = str(path.relative_to(ROOT))
+        modules.append((rel, text.count("\n")))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                functions.append((f"{rel}:{node.name}", node.end_lineno - node.lineno + 1))
+    return modules, functions
+
+
+def test_no_module_over_600_lines_and_no_function_over_80():
+    modules, functions = _sizes()
+    assert [m for m in modules if m[1] > MAX_MODULE_LINES] == []
+    assert [f for f in functions if f[1] > MAX_FUNCTION_LINES] == []
