@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .paths import ROOT
 from .words import plural
 
 WORKERS_VARIABLE = "COURSE_WORKERS"
@@ -66,8 +67,6 @@ TASKS = {
     "tune": "helpers.tuning",
     "profile": "helpers.bench",
 }
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def workers_enabled() -> bool:

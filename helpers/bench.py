@@ -1,7 +1,7 @@
 """The course's measurements: the start-up profile of a small OpenCL program (where the time goes,
 after Du et al. 2011, Fig. 3), the device's peaks, the sweeps of the notebooks, and the experiments
-``python -m helpers bench`` runs and records in results/. The timing primitives are in
-:mod:`helpers.timing` (and reachable here, as ``bench.time_kernel``).
+``python -m helpers bench`` runs and records in results/ (what the course reads: results/reference/).
+The timing primitives are in :mod:`helpers.timing` (and reachable here, as ``bench.time_kernel``).
 
 Every result carries its provenance (:func:`environment`): device, driver, versions and the date.
 Timings are measurements to show and record, never assertions.
@@ -33,6 +33,7 @@ from .measure.peaks import (  # noqa: F401  (the notebooks' bench.peaks, bench.s
     vector_name,
     when,
 )
+from .paths import RESULTS
 from .probe import KernelLeftOut
 from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb_per_s, ...)
     SMALL_VARIABLE,
@@ -47,9 +48,6 @@ from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb
     timed,
 )
 from .words import plural
-
-RESULTS = Path(__file__).resolve().parent.parent / "results"
-
 
 # --------------------------------------------------------------------------------------------------
 # Start-up profile: what a first OpenCL program spends its time on.
@@ -206,21 +204,22 @@ def steps(rows: list[dict], peak: dict | None = None, ctx: cl.Context | None = N
 
 
 def load_result(name: str) -> dict:
-    """A measured reference result from results/ (``startup-profile-nvidia-h100``, ...)."""
+    """A measured reference result from results/reference/ (``startup-profile-nvidia-h100``, ...)."""
     return json.loads((RESULTS / f"{name}.json").read_text())
 
 
 def reference_verdict(name: str, result: str = "checks-nvidia-h100") -> str:
     """The recorded check of exercise ``name``'s solution (with its speed lines) on the reference
-    device of ``results/RESULT.json``, framed and labelled as the course's reference, not the
-    learner's outcome: a notebook prints it apart from the learner's own check."""
+    device of ``results/reference/RESULT.json``, framed and labelled as the course's reference, not
+    the learner's outcome: a notebook prints it apart from the learner's own check."""
     rec = next(r for r in load_result(result)["checks"]
                if r["exercise"] == name and r["kernel"] == f"solutions/{name}.cl")
     env = rec.get("environment", {})
     where = rec["message"].splitlines()[0].split(" on ", 1)[-1].split(" (")[0]
     dated = env.get("date", "")[:10]
     title = (f"Reference, not your kernel: the course's solutions/{name}.cl checked on {where}"
-             + (f" ({dated}, results/{result}.json)" if dated else f" (results/{result}.json)"))
+             + (f" ({dated}, results/reference/{result}.json)" if dated
+                else f" (results/reference/{result}.json)"))
     # the recorded check took the solution for a learner's kernel: "Yours" there is the solution
     body = [line.strip().replace("Yours (", "The solution, checked as a learner's kernel (", 1)
             for line in rec["message"].splitlines()[1:]]

@@ -29,9 +29,9 @@ import sys
 import venv
 from pathlib import Path
 
+from .paths import ROOT
 from .platforms import this_platform
 
-ROOT = Path(__file__).resolve().parent.parent
 MINIMUM = (3, 10)
 FIRST_NOTEBOOK = "notebooks/00-host-and-device.ipynb"
 LAB_EXTENSION = ROOT / "helpers" / "lab" / "gpgpu-opencl-course"

@@ -16,7 +16,6 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
@@ -25,6 +24,7 @@ from . import cache
 from .device import device_key
 from .exercises import rounded_up
 from .exercises.passed import kernel_to_measure
+from .paths import RESULTS
 from .studies.harness import (
     Prepared,
     cupy_on,
@@ -155,7 +155,6 @@ def space(dev: cl.Device, spec: dict[str, list[int]] | None = None,
 
 
 DEFAULT = Config()  # what runs where nothing better is known for the device
-RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 def tuned_config(dev: cl.Device) -> tuple[Config, dict] | None:
@@ -168,12 +167,12 @@ def tuned_config(dev: cl.Device) -> tuple[Config, dict] | None:
 
 
 def shipped() -> list[tuple[str, dict]]:
-    """The tuning records the course ships (``results/tune-*.json``), as CLBlast ships its
+    """The tuning records the course ships (``results/reference/tune-*.json``), as CLBlast ships its
     database: (file name, record) pairs."""
     found = []
     for path in sorted(RESULTS.glob("tune-*.json")):
         try:
-            found.append((f"results/{path.name}", json.loads(path.read_text())))
+            found.append((f"results/reference/{path.name}", json.loads(path.read_text())))
         except (OSError, ValueError):
             continue
     return found

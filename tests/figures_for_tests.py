@@ -1,4 +1,4 @@
-"""Every figure of :mod:`helpers.plots`, drawn from measured results: the H100's (results/) and a
+"""Every figure of :mod:`helpers.plots`, drawn from measured results: the H100's (results/reference/) and a
 2-core Xeon's (PoCL), as the notebooks draw them, so that the tests of how charts read see the
 figures a learner sees (twelve series in one chart, a CPU beside the H100)."""
 
@@ -9,9 +9,7 @@ import json
 import numpy as np
 
 from helpers import models, plots
-from helpers.paths import ROOT
-
-RESULTS = ROOT / "results"
+from helpers.paths import RESULTS
 
 
 def result(name: str) -> dict:

@@ -214,7 +214,7 @@ WRONG_KERNELS = {
     "spill_fix/newest_first": ["likely mistake: the samples were moved newest first"],
     "bank_fix/last_field": ["likely mistake: each sum leaves out the last of the record's 32"],
     # Oclgrind's first line is the race here, the tile read before it was written on the H100
-    # (results/pytest-lessons-nvidia-h100.txt); either way the barrier is named
+    # (results/history/pytest-lessons-nvidia-h100.txt); either way the barrier is named
     "bank_fix/no_barrier": [("no_barrier.cl:16:45: data race", "no_barrier.cl:22:27: a value "
                              "that was never initialized"),
                             ("likely mistake: a barrier is missing between filling the tile",

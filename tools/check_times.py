@@ -7,7 +7,7 @@ Modes: the default (warm workers, the Oclgrind pass beside the device pass); ``-
 fresh process per pass, the mode before warm workers). CPU time is that of this process and all its
 children, live workers included (:func:`helpers.checking.profile.cpu_seconds`), as a mean per check.
 
-    python tools/check_times.py --device intel --out results/check-times-....json
+    python tools/check_times.py --device intel --out results/history/check-times-....json
 
 A passed performance exercise's verdict is printed before its speed is timed: ``verdict_median_s``
 is when it was known, ``median_s`` when the check ended.

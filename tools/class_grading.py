@@ -1,10 +1,10 @@
 """How long the grader takes over a whole class on this machine: a class of N made-up learners is
 built from the solutions and the wrong kernels under tests/wrong/ (each learner hands in every
 exercise: the solution, or one of that exercise's wrong kernels, or nothing), then graded with
-`helpers.checking.grade.grade` at --jobs (default: the cores). The record holds the seconds, the checks per
+`helpers.checking.grading.grade` at --jobs (default: the cores). The record holds the seconds, the checks per
 minute, each status's count, and the machine.
 
-    python tools/class_grading.py --learners 10 --out results/class-grading-<machine>.json
+    python tools/class_grading.py --learners 10 --out results/history/class-grading-<machine>.json
 
 The learners are drawn with a fixed seed, so the same N gives the same class on every machine."""
 
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from helpers.checking.grade import grade  # noqa: E402
+from helpers.checking.grading import grade  # noqa: E402
 from helpers.device import choose_device, describe  # noqa: E402
 from helpers.exercises import exercises  # noqa: E402
 from helpers.paths import SOLUTIONS  # noqa: E402

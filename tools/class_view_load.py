@@ -6,7 +6,7 @@ the kernel's COURSE_CLASS_URL removed, so nothing is sent), to compare the check
 whether every event sent was stored, and how long the instructor's page takes (median of 20 GETs
 with an instructor's token).
 
-    python tools/class_view_load.py --users 30 --rounds 2 --out results/class-view-load-<machine>.json
+    python tools/class_view_load.py --users 30 --rounds 2 --out results/history/class-view-load-<machine>.json
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ unit (its PTX's loads counted for 1 and 4), then the fastest few end to end agai
 two timed in turns; and the matrix-vector product read as one stream (``mv_stream``) against the
 slice of 32 and cuBLAS's sgemv. Writes a JSON file, prints a table.
 
-    python tools/frontier_variants.py nvidia results/frontier-variants-nvidia-h100.json
+    python tools/frontier_variants.py nvidia results/history/frontier-variants-nvidia-h100.json
 """
 
 from __future__ import annotations

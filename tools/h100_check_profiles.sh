@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the H100 host's slow checks spend their time (issue 20): `python -m helpers profile check`
-# of each exercise whose warm check took over 0.5 s there (results/check-times-all-nvidia-h100.json),
+# of each exercise whose warm check took over 0.5 s there (results/history/check-times-all-nvidia-h100.json),
 # with the cases each pass ran, then the same with Oclgrind on one thread and on two, to see whether
 # its threads on 16 cores cost more than they give. Run from the repository root on the device
 # machine after the set-up line of ../shared/tools/gpu-wheels.sh (the wheels of h100_numbers.sh).

@@ -5,7 +5,7 @@
 # (default "2 3"); PART=verdicts runs the unseen-kernel corpus and the
 # check's unit tests on the GPU; PART=workers times every exercise's warm check with Oclgrind's
 # cases dealt to several workers (the slowest with one too); PART=times times every exercise's warm check
-# (results/check-times-all-nvidia-h100.json) and profiles erosion_1d's. Run from the repository
+# (results/history/check-times-all-nvidia-h100.json) and profiles erosion_1d's. Run from the repository
 # root on the device machine after the set-up line of ../shared/tools/gpu-wheels.sh (the wheels of
 # h100_numbers.sh).
 set -u

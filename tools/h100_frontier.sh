@@ -28,7 +28,7 @@ record["written_by"] = "python tools/sgemm_frontier.py --device nvidia (its tuni
 (out / "tune-nvidia-h100.json").write_text(json.dumps(record, indent=1) + "\n")
 PY
 else
-    cp results/nvidia-h100.json "$OUT/nvidia-h100.json"
+    cp results/reference/nvidia-h100.json "$OUT/nvidia-h100.json"
     python3 -m helpers bench --device nvidia --only contention histogram sum_end_to_end sum_single_pass \
         matvec_ladder sgemm --out "$OUT/nvidia-h100.json" --merge > "$OUT/bench.txt" 2>&1
     tail -30 "$OUT/bench.txt"

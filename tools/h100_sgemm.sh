@@ -5,9 +5,9 @@
 # (../shared/docs/gpu.md, section 4). Results land in $OUT:
 #   tune-nvidia-h100.json    the tuning run: every configuration timed, the best one
 #   sgemm-grid-...json       with GRID=1: every configuration of tools/sgemm_grid.py's grid at 4096
-#   nvidia-h100.json         results/nvidia-h100.json with the sgemm experiment merged in (the
+#   nvidia-h100.json         results/reference/nvidia-h100.json with the sgemm experiment merged in (the
 #                            ladder at 1024, the tuned kernel, cuBLAS and CLBlast at 1024/4096/8192)
-#   portability-...json      every other device's best configuration (results/tune-*.json) run here
+#   portability-...json      every other device's best configuration (results/reference/tune-*.json) run here
 #   check-sgemm_tiled.json   the exercise's check of the solution, with its speed pass
 #   pytest.txt               tests/test_sgemm.py and the exercise's tests on the GPU
 set -u
@@ -19,7 +19,7 @@ STRATEGY=${STRATEGY:-genetic_algorithm}
 export COURSE_CACHE=$OUT/cache
 export LD_LIBRARY_PATH=$PWD/.clblast${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export COURSE_CLBLAST_VERSION="CLBlast 1.5.3, Debian libclblast1 1.5.3-3"
-cp results/nvidia-h100.json "$OUT/nvidia-h100.json"
+cp results/reference/nvidia-h100.json "$OUT/nvidia-h100.json"
 if [ "${GRID:-0}" = 1 ]; then
     python3 tools/sgemm_grid.py nvidia 4096 "$OUT/sgemm-grid-nvidia-h100-4096.json" 2>/dev/null
 fi

@@ -4,7 +4,7 @@ percentile latency and every failure. ``--warm``: as in a class, each user's not
 once (all at once: the first checks, reported too), then all check again at the same moment.
 
     python tools/hub_load_test.py --hub http://127.0.0.1:8000 --token TOKEN --users u01 u02 ...
-        --out results/load-hub-<machine>.json
+        --out results/history/load-hub-<machine>.json
 
 TOKEN is a hub API token with the scopes admin:users, admin:servers and access:servers (a service's
 token, see deploy/README.md). The users must be able to log in to the hub (with PAM: Linux accounts).

@@ -1,7 +1,7 @@
 """What `make lab` costs before JupyterLab opens: the time of a fresh install (venv, pip, the device
 check) and the size of .venv, with and without Intel's CPU runtime.
 
-    python3 tools/install_cost.py --out results/install-<machine>.json [--cold]
+    python3 tools/install_cost.py --out results/history/install-<machine>.json [--cold]
 
 Each variant installs into a fresh copy of the repository's committed files (``git archive HEAD``)
 in a temporary folder, through the Makefile's own install target (``make setup``), so the figures

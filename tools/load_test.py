@@ -2,7 +2,7 @@
 (as on a JupyterHub, where each user has one), each checking an exercise and then running a short
 throughput sweep. Reports the check's median and 95th-percentile latency and every failure.
 
-    python tools/load_test.py --learners 10 30 --out results/load-<machine>.json [--device intel]
+    python tools/load_test.py --learners 10 30 --out results/history/load-<machine>.json [--device intel]
 
 Each learner's check is the notebook's ``check("sum_ints")`` on the solution (device pass,
 Oclgrind pass and all); the sweep is ``bench.throughput_sweep`` on four sizes. ``--pocl-threads``

@@ -1,7 +1,7 @@
 """How long each notebook takes to run top to bottom on this machine (the solutions on, the
 learner's full sizes unless --small): the machine's share of a workshop's schedule.
 
-    python tools/notebook_times.py --out results/notebook-times-<machine>.json [--small]
+    python tools/notebook_times.py --out results/history/notebook-times-<machine>.json [--small]
                                    [--only 09 ...] [--merge]
 
 Each notebook runs under nbval in its own process; the record holds the seconds per notebook, the

@@ -3,7 +3,7 @@ one process, with its checks on as the checker turns them on, for several thread
 each plugin left out in turn. A benchmark (issue 20), not a test.
 
     python tools/oclgrind_case_times.py sgemm_tiled solutions/sgemm_tiled.cl --threads 1 4 0 \
-        --out results/oclgrind-case-times-HOST.json
+        --out results/history/oclgrind-case-times-HOST.json
 
 ``--threads 0`` is Oclgrind's default (one per core). Each configuration runs in a fresh child
 process, because Oclgrind reads its environment once, when the platform loads.

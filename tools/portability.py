@@ -1,5 +1,5 @@
 """The portability lesson of notebook 09 (Du et al.'s Figs. 11 and 12): the best sgemm_param
-configuration each other device found (its tune-*.json in results/) run on this device, beside this
+configuration each other device found (its tune-*.json in results/reference/) run on this device, beside this
 device's own best (its own tune-*.json) and the configuration the bench would run here (tuned in
 this machine's cache, or the default), at n = 1024 and 4096.
 
@@ -15,9 +15,8 @@ from pathlib import Path
 
 from helpers import sgemm, studies
 from helpers.device import course_context
+from helpers.paths import RESULTS
 from helpers.timing import environment
-
-RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 def main(argv: list[str]) -> int:

@@ -5,7 +5,8 @@ free; then the best configuration timed again beside itself with each parameter 
 beside the best configuration of the search before them; and counts of the PTX instructions of the
 best kernel (shared-memory loads, fused multiply-adds, barriers) read from the program's binary.
 
-    python tools/sgemm_frontier.py --device nvidia --budget 240 --out results/sgemm-frontier.json
+    python tools/sgemm_frontier.py --device nvidia --budget 240 \
+        --out results/history/sgemm-frontier-<machine>.json
 
 The tuning record is saved for the device (as ``python -m helpers tune`` does), so that a bench run
 after it uses the configuration found."""
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# where the H100's best configurations lie (results/tune-nvidia-h100.json): large tiles, vector
+# where the H100's best configurations lie (results/reference/tune-nvidia-h100.json): large tiles, vector
 # reads, runs of results, prefetching; the second level's parameters free
 REGION = {"TM": [64, 128], "TN": [64, 128], "TK": [8, 16, 32], "TX": [8, 16, 32],
           "TY": [8, 16, 32], "VW": [2, 4], "VR": [2, 4], "PF": [1], "LOCAL": [1], "DB": [0, 1],
@@ -76,6 +77,7 @@ def main() -> int:
 
     from helpers import sgemm, studies, tuning
     from helpers.device import course_context
+    from helpers.paths import RESULTS
     from helpers.timing import environment
 
     region, most = (WIDE, 128) if args.wide else (REGION, sgemm.MAX_RESULTS)
@@ -87,13 +89,13 @@ def main() -> int:
     ctx, queue = course_context(args.device, quiet=True)
     best = sgemm.Config.from_json(record["best"])
     before = sgemm.Config.from_json(json.loads(
-        (ROOT / "results" / "tune-nvidia-h100.json").read_text())["best"])
+        (RESULTS / "tune-nvidia-h100.json").read_text())["best"])
     variants = {"best found": best,
                 "best found, one set of tiles (DB=0)": replace(best, DB=0),
                 "best found, the work-group's own shape (WX=0)": replace(best, WX=0),
                 "best found, neither (DB=0, WX=0)": replace(best, DB=0, WX=0),
                 "best found, the k-loop left to the compiler (KU=0)": replace(best, KU=0),
-                "the best before DB and WX (results/tune-nvidia-h100.json)": before}
+                "the best before DB and WX (results/reference/tune-nvidia-h100.json)": before}
     dev = queue.device
     configs = {}
     for label, c in variants.items():

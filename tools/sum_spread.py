@@ -2,7 +2,7 @@
 experiment (``studies.sum_single_pass``) run once per process, so that the spread of each figure
 between processes is on record beside the one bench run (python tools/sum_spread.py nvidia
 OUT.json --processes 6). cupy's time moves with the process (0.164-0.193 ms on the H100 in
-twelve, results/sum-spread-nvidia-h100.json): a ratio from one process alone says little."""
+twelve, results/history/sum-spread-nvidia-h100.json): a ratio from one process alone says little."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ def default_oclgrind_workers() -> int:
     small ones from the start, in a worker of its own, instead of after them; it is stopped as soon
     as a small case goes wrong (:class:`.passes.Shares`). On the H100's 16-core host that took
     sgemm_tiled's solution from 0.81 s to 0.43-0.47 s, and mat_vec_mul's from 0.44 to 0.28-0.51 s
-    (results/check-times-all-*oclgrind-worker*-nvidia-h100.json). A third worker splits the small
+    (results/history/check-times-all-*oclgrind-worker*-nvidia-h100.json). A third worker splits the small
     cases in two, which a wrong kernel runs all of: a wrong sgemm_tiled took 0.52-0.67 s with two
     and 0.34 s with three. On 2 cores the workers share the same cores and gain nothing. A hub
     (deploy/) and the grader set 1: their cores are their learners'."""

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from ..paths import ROOT
+
 PAUSE = 1.0   # seconds between two warm checks, as a learner edits
 
 
@@ -103,7 +105,7 @@ def profile_check(name: str, kernel: str | None = None, device: str | None = Non
     before = os.times()
     t = time.perf_counter()
     run = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                         cwd=Path(__file__).resolve().parents[2])
+                         cwd=ROOT)
     wall = time.perf_counter() - t
     after = os.times()
     if run.returncode != 0:

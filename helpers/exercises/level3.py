@@ -498,7 +498,7 @@ register(Exercise(
         "parity of `i`, and every work-item runs the same loop. Which is faster, the table or "
         "the reordering, and why? (Count the operations a warp runs per round.)",
         "A `__constant float3` table is correct OpenCL, but NVIDIA's driver reads it with the "
-        "wrong stride (`results/float3-constant-nvidia-h100.json`): the check then says so. "
+        "wrong stride (`results/history/float3-constant-nvidia-h100.json`): the check then says so. "
         "`float4` avoids it.",
     ),
     mistakes=(

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
 
 from ..device import device_key
 from ..kernels import KernelBuildError
+from ..paths import HELPERS_CL
 from ..probe import KernelLeftOut
 from ..timing import (
     environment,
@@ -34,7 +34,7 @@ from . import references as refs
 
 PEAK_WIDTHS = (1, 2, 4, 8, 16)
 PEAKS_CACHE = "peaks"
-PEAKS_SOURCE = Path(__file__).resolve().parent.parent / "cl" / "peaks.cl"
+PEAKS_SOURCE = HELPERS_CL / "peaks.cl"
 CHAINS = 8                 # independent chains per work-item in mad_throughput
 MADS_PER_ROUND = {"mad_throughput": 16 * CHAINS, "mad_chain": 32}
 TARGET_SECONDS = 0.01      # a compute launch is made at least this long (rounds doubled up to it)

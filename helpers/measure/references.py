@@ -20,9 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ..paths import DATA as _DATA
 from ..words import plural
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "processors.json"
+DATA = _DATA / "processors.json"
 CPUINFO = Path("/proc/cpuinfo")
 MAX_FREQ = Path("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
 FAR = 2.0   # a measured peak more than this factor away from a reference is called out

@@ -188,7 +188,7 @@ def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
         which = state["which"]
         cl.enqueue_nd_range_kernel(plain, slots[which], (g,), (local,))
         # the read enqueued without waiting, then the queue finished: on the H100 a few
-        # microseconds faster than a blocking read (results/sum-round-trip-nvidia-h100.json)
+        # microseconds faster than a blocking read (results/history/sum-round-trip-nvidia-h100.json)
         cl.enqueue_copy(plain, host, totals, src_offset=4 * which, is_blocking=False)
         plain.finish()
         state["which"] = 1 - which

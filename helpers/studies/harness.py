@@ -208,7 +208,7 @@ def cupy_samples(cupy, fn: Callable[[], object], repeats: int, warmup: int = 3) 
 def wall_queue(queue: cl.CommandQueue) -> cl.CommandQueue:
     """A queue on ``queue``'s context and device that records no profiling times, for work timed
     end to end by the host's clock: on the H100 a profiled queue adds about 0.01 ms to a launch
-    and a read (results/sum-round-trip-nvidia-h100.json), which no events are there to use. The
+    and a read (results/history/sum-round-trip-nvidia-h100.json), which no events are there to use. The
     queue itself when it does not profile."""
     if not queue.properties & cl.command_queue_properties.PROFILING_ENABLE:
         return queue

@@ -5,7 +5,7 @@
 
 // QUAD(p, q): the q-th float4 of global memory from p. vload4 promises only a float's alignment,
 // and NVIDIA's compiler then reads the four floats one by one (no 128-bit load in the PTX of the
-// vload4 sums, results/frontier-variants-nvidia-h100.json); a pointer to float4 promises 16 bytes,
+// vload4 sums, results/history/frontier-variants-nvidia-h100.json); a pointer to float4 promises 16 bytes,
 // which a row has when width % 4 == 0 (a buffer argument starts aligned far beyond that).
 // -DVLOAD4 builds the vload4 form, to compare.
 #ifdef VLOAD4
@@ -290,7 +290,7 @@ __kernel void mv_slices_local_v(__global const float *restrict m, __global const
 // blocks. Every load of a warp is aligned and contiguous whatever the width, and a work-group
 // meets log2(local size / ROWS) + 3 barriers per ROWS rows (six for 256 and 32), where the slice
 // kernel meets seven per local size / SLICE rows. On the H100 it was no faster than the slices
-// (0.098 ms at best against 0.093, results/frontier-variants-nvidia-h100.json): not in the ladder.
+// (0.098 ms at best against 0.093, results/history/frontier-variants-nvidia-h100.json): not in the ladder.
 #ifndef ROWS
 #define ROWS 32
 #endif
