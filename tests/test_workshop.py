@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
+import subprocess
+import sys
 
 from helpers.paths import RESULTS, ROOT
 
@@ -94,3 +97,38 @@ def test_every_measurement_of_the_history_is_described():
     assert files and not set(files) & {p.name for p in RESULTS.iterdir()}
     assert not [f for f in files if f not in rows], "results/history/README.md misses these"
     assert not [f for f in rows if f not in files and not (RESULTS / f).exists()]
+
+
+TOOLS = ROOT / "tools"
+# Import every Python tool in one fresh process (a tool may put the course on sys.path, or start
+# nothing but its imports): none may need OpenCL, a device or a network to load.
+_IMPORT_ALL = """
+import importlib.util, sys
+for path in sys.argv[1:]:
+    name = "tool_" + path.rsplit("/", 1)[-1][:-3]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    assert callable(getattr(module, "main", None)) or name == "tool_local_hub", path
+print("imported", len(sys.argv) - 1)
+"""
+
+
+def test_every_tool_is_in_the_tools_readme():
+    readme = (TOOLS / "README.md").read_text()
+    listed = set(re.findall(r"^\| `([\w.]+)[ `]", readme, re.MULTILINE))
+    scripts = {p.name for p in TOOLS.iterdir() if p.suffix in (".py", ".sh")}
+    assert scripts - listed == set(), "tools/README.md does not list these"
+    assert listed - scripts == set(), "tools/README.md lists scripts that are not there"
+
+
+def test_every_tool_loads_without_running_anything():
+    pythons = sorted(str(p) for p in TOOLS.glob("*.py"))
+    done = subprocess.run([sys.executable, "-c", _IMPORT_ALL, *pythons], cwd=ROOT, text=True,
+                          capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    for script in sorted(TOOLS.glob("*.sh")):
+        syntax = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+        assert syntax.returncode == 0, f"{script.name}: {syntax.stderr}"
