@@ -121,7 +121,7 @@ def report_json(report) -> dict:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .checking.grade import GradeUsageError, grade, summary
+    from .checking.grading import GradeUsageError, grade, summary
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
                        require_speed=args.require_speed, notebooks=args.notebooks,

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from helpers.checking.grade import GradeUsageError, grade, summary
+from helpers.checking.grading import GradeUsageError, grade, summary
 from helpers.kernels import SOLUTIONS
 
 from .conftest import TESTS

@@ -16,7 +16,7 @@ import pytest
 
 from helpers import apart
 from helpers.checking import run_check
-from helpers.checking.grade import GradeUsageError, grade, shown_name, summary
+from helpers.checking.grading import GradeUsageError, grade, shown_name, summary
 from helpers.checking.learner import include_in
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -198,7 +198,7 @@ def test_names_equal_after_unicode_normalization_clash(tmp_path):
 
 @pytest.mark.once
 def test_a_notebook_of_one_cell_does_not_count(tmp_path):
-    from helpers.checking.grade import grade_notebook
+    from helpers.checking.grading.notebooks import grade_notebook
     nb = tmp_path / "notebooks" / "00-host-and-device.ipynb"
     nb.parent.mkdir()
     nb.write_text('{"cells": [{"cell_type": "code", "source": "1 + 1", "metadata": {}, '
@@ -223,7 +223,7 @@ def test_a_notebook_of_one_cell_does_not_count(tmp_path):
 ])
 def test_a_notebook_that_puts_its_own_check_in_place_of_the_courses_does_not_count(
         tmp_path, cell, caught):
-    from helpers.checking.grade import rebinds_check
+    from helpers.checking.grading.intake import rebinds_check
     nb = tmp_path / "n.ipynb"
     nb.write_text(json.dumps({"cells": [{"cell_type": "code", "source": cell, "metadata": {},
                                          "outputs": [], "execution_count": None}],
@@ -233,7 +233,7 @@ def test_a_notebook_that_puts_its_own_check_in_place_of_the_courses_does_not_cou
 
 @pytest.mark.once
 def test_no_course_notebook_puts_another_check_in_place():
-    from helpers.checking.grade import rebinds_check
+    from helpers.checking.grading.intake import rebinds_check
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert rebinds_check(nb) == "", nb.name
 
@@ -287,7 +287,7 @@ def test_root_gives_each_learners_notebooks_a_user_id_that_reaches_only_their_co
     import pwd
     import subprocess
 
-    from helpers.checking.grade import as_user, hand_over, notebook_users
+    from helpers.checking.grading.notebooks import as_user, hand_over, notebook_users
     users = notebook_users(["ann", "ben"])
     assert len(set(users.values())) == 2
     known = {p.pw_uid for p in pwd.getpwall()}

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from helpers.checking import run_check
-from helpers.checking.grade import grade
+from helpers.checking.grading import grade
 from helpers.checking.sandbox import Jail, cgroup, drop, limits, why_not
 from helpers.paths import ROOT
 

@@ -241,7 +241,7 @@ def grader_csv(state: ClassState) -> str:
     ``failed`` only when the service's re-check said so; what only the learner's server said is
     ``passed (self-reported)`` or ``failed (self-reported)`` (``missing``: no check), and is not
     counted in ``passed``; ``verified`` is ``false`` on a row with any self-reported cell."""
-    from ..checking.grade import csv_cell
+    from ..checking.grading import csv_cell
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["learner", *state.exercises, "passed", "of", "verified"])

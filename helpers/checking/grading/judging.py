@@ -1,4 +1,4 @@
-"""A learner's notebook graded: run in the sandbox (:mod:`.sandbox`), and judged on what the grader
+"""A learner's notebook graded: run in the sandbox (:mod:`..sandbox`), and judged on what the grader
 can verify, not on what the notebook's own code reports.
 
 - The notebook runs under nbval inside bubblewrap: the learner's copy of the course is readable,
@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from .sandbox import Jail
+from ..sandbox import Jail
 
 NOTEBOOK_DISK_MB = 512        # the tmpfs a notebook's copy of the course runs in
 JUNIT_MARK = "@@course-junit@@"

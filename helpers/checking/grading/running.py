@@ -1,0 +1,279 @@
+"""Grading a class: every learner's kernels through the same check as ``check("NAME")``, up to
+``jobs`` at once, each in its own child process with the course's time limits, in the sandbox;
+then the notebooks (:mod:`.notebooks`); then the outputs (:mod:`.report`)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..learner import KERNEL_BYTES, RefusedFile, read_regular
+from ..mistakes import likely_mistake, status_of
+from .intake import ARCHIVE_MB, ARCHIVES, GradeUsageError, _missing, check_calls, learners, unpack
+from .notebooks import (
+    NOTEBOOK_TIMEOUT,
+    course_copy,
+    grade_notebook,
+    hand_over,
+    notebook_users,
+    python_refused,
+)
+from .report import Grade, write_outputs
+
+
+class _Owners:
+    """Each learner's checks use warm workers of that learner's own (never another's); when the
+    learner's last check is done, theirs are stopped."""
+
+    def __init__(self, tasks: list[str]):
+        self.left = Counter(tasks)
+        self.lock = threading.Lock()
+
+    def done(self, learner: str) -> None:
+        from ... import apart
+        with self.lock:
+            self.left[learner] -= 1
+            last = self.left[learner] <= 0
+        if last:
+            apart.POOL.close(owner=learner)
+
+
+def content_seed(exercise: str, kernel: Path) -> int:
+    """The seed of a graded check's inputs, from what was handed in: the same submission graded
+    twice meets the same cases and inputs, so it gets the same grade."""
+    import hashlib
+    digest = hashlib.sha256(exercise.encode() + b"\0" + kernel.read_bytes()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
+              run_timeout: float | None = None, owners: _Owners | None = None) -> Grade:
+    from ..options import RUN_TIMEOUT, CheckOptions
+    from ..run import run_check
+    # one Oclgrind worker a check: the grader's cores go to checks side by side (``jobs``)
+    options = CheckOptions(solutions=False, require_speed=require_speed,
+                           run_timeout=run_timeout or RUN_TIMEOUT, owner=learner,
+                           oclgrind_workers=1, seed=content_seed(exercise, kernel))
+    try:
+        report = run_check(exercise, kernel, options)
+    except Exception as e:  # the checker's own failure: reported in the cell, never fatal
+        return Grade(learner, exercise, "failed", f"The checker itself failed: {e!r}")
+    finally:
+        if owners is not None:
+            owners.done(learner)
+    status = status_of(report)
+    return Grade(learner, exercise, status, report.message, report.seed,
+                 likely_mistake(report) if status != "passed" else "")
+
+
+@dataclass
+class GradeOptions:
+    """What a grade may be told (``python -m helpers grade``'s options)."""
+    jobs: int | None = None             # checks side by side (default: the cores)
+    only: list[str] | None = None       # these exercises (default: all)
+    require_speed: bool = False         # the performance exercises' targets count
+    run_timeout: float | None = None    # a case's limit (default: the check's)
+    notebooks: bool = False             # run each learner's notebooks too
+    notebook_timeout: float = NOTEBOOK_TIMEOUT
+    progress: bool = True
+    max_archive_mb: float = ARCHIVE_MB
+    notebooks_as_root: bool = False     # run by root: notebooks as root, not as users of their own
+    sandbox: bool = True                # False: only on a machine that holds nothing else
+
+
+@dataclass
+class _Work:
+    """A class taken in: the learners' folders, the kernels to check (path None: missing), the
+    grades already known (missing, refused), the notebooks to run and the report's columns."""
+    root: Path
+    found: dict[str, Path]
+    kernels: list[tuple[str, str, Path | None]] = field(default_factory=list)
+    grades: list[Grade] = field(default_factory=list)
+    notebooks: list[tuple[str, Path, Path]] = field(default_factory=list)
+    users: dict[str, int] | None = None
+    columns: list[str] = field(default_factory=list)
+
+
+def grade(submissions: str | Path, out: str | Path = "grades",
+          options: GradeOptions | None = None, **option_values) -> list[Grade]:
+    """Grade every learner of ``submissions`` on every exercise (or ``options.only``) and, with
+    ``notebooks``, run each learner's notebooks; write grades.csv, details.json and report.html
+    into ``out``, once every learner's process is gone. Returns the grades. Options as a
+    :class:`GradeOptions` or by name. Every check's workers and every notebook run in the sandbox
+    (:mod:`..sandbox`; ``sandbox=False``: not, on a machine that holds nothing else). Run by root,
+    each learner's notebooks run as a user id of their own that no account has (see
+    :func:`.notebooks.notebook_users`), unless ``notebooks_as_root``."""
+    from ...exercises import exercises, get
+
+    opts = replace(options or GradeOptions(), **option_values)
+    submissions = Path(submissions)
+    names = opts.only or [ex.name for ex in exercises()]
+    for name in names:
+        try:
+            get(name)
+        except KeyError as e:
+            raise GradeUsageError(e.args[0]) from None
+    out = Path(out)
+    if out.resolve().is_relative_to(submissions.resolve()) and submissions.is_dir():
+        raise GradeUsageError(f"--out {out} is inside the submissions: the grader never writes "
+                              f"there; choose another folder")
+    _say_how_it_runs(opts.sandbox)
+    with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
+        tmp = Path(tmp)
+        hidden = [tmp.resolve(), out.resolve(), submissions.resolve()] if opts.sandbox else None
+        grades, found, columns = _grade_in(submissions, tmp, names, opts, hidden)
+    order = {n: i for i, n in enumerate(columns)}
+    grades.sort(key=lambda g: (g.learner, order[g.exercise]))
+    write_outputs(grades, list(found), columns, out)
+    return grades
+
+
+def _say_how_it_runs(sandbox: bool) -> None:
+    """Refuse to grade where the sandbox cannot run (unless told not to use it); say what it
+    cannot do here."""
+    if sandbox:
+        from ..sandbox import why_not
+        why = why_not()
+        if why is not None:
+            raise GradeUsageError(f"the sandbox cannot run here: {why}. Learners' kernels and "
+                                  f"notebooks are hostile input: install it, or grade with "
+                                  f"--no-sandbox, only on a machine that holds nothing else")
+        if os.name == "posix" and os.geteuid() != 0:
+            print("grading as an ordinary user: each learner's work runs in the sandbox, but as "
+                  "you (not as a user of its own), and its processes are bounded by your own "
+                  "limit on processes (no control groups)", flush=True)
+    else:
+        print("grading without the sandbox: learners' kernels and notebooks run with this "
+              "process's rights, its network and its view of the files", flush=True)
+
+
+def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions,
+              hidden: list[Path] | None) -> tuple[list[Grade], dict[str, Path], list[str]]:
+    """The grading itself, in the temporary folder ``tmp`` (see :func:`grade`); ``hidden``: the
+    folders the sandbox hides (None: no sandbox)."""
+    from ... import apart
+    from ..sandbox import GradingSandbox
+    apart.SANDBOX = GradingSandbox(hidden) if hidden is not None else None
+    work = None
+    try:
+        work = _take_in(submissions, tmp, names, opts)
+        if opts.notebooks:
+            _take_in_notebooks(work, tmp)
+        _run(work, opts, hidden)
+        return with_kernel_verdicts(work.grades, work.notebooks), work.found, work.columns
+    finally:
+        if apart.SANDBOX is not None:
+            for learner in (work.found if work is not None else ()):
+                apart.POOL.close(owner=learner)
+            apart.SANDBOX.close()
+        apart.SANDBOX = None
+
+
+def _take_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions) -> _Work:
+    """The learners found, and a private copy of each kernel they handed in: checks never read a
+    file a learner's folder still holds."""
+    skipped: list[str] = []
+    if submissions.is_file() and submissions.name.endswith(ARCHIVES):
+        root = unpack(submissions, tmp / "unpacked", opts.max_archive_mb, skipped)
+    elif submissions.is_file():
+        raise GradeUsageError(f"{submissions} is neither a folder nor an archive "
+                              f"({', '.join(ARCHIVES)})")
+    else:
+        root = submissions
+    work = _Work(root, learners(root), columns=list(names))
+    for learner, folder in work.found.items():
+        mine = tmp / "kernels" / learner
+        mine.mkdir(parents=True)
+        for name in names:
+            src = folder / "kernels" / f"{name}.cl"
+            if not os.path.lexists(src):
+                work.grades.append(Grade(learner, name, "missing",
+                                         _missing(learner, name, root, tmp, skipped)))
+                continue
+            try:   # a regular file within its size, never through a link
+                data = read_regular(src, KERNEL_BYTES, f"kernels/{name}.cl")
+            except RefusedFile as e:
+                work.grades.append(Grade(learner, name, "failed", f"{e}: it was not graded"))
+                continue
+            (mine / f"{name}.cl").write_bytes(data)
+            work.kernels.append((learner, name, mine / f"{name}.cl"))
+    work.users = notebook_users(list(work.found)) \
+        if opts.notebooks and not opts.notebooks_as_root else None
+    if work.users:
+        refusal = python_refused(next(iter(work.users.values())))
+        if refusal:
+            raise GradeUsageError(refusal)
+    return work
+
+
+def _take_in_notebooks(work: _Work, tmp: Path) -> None:
+    """A column per notebook of the course; a copy of the course per learner's notebook (what one
+    notebook writes, another never runs with), handed to the learner's user id."""
+    from ...kernels import ROOT
+    stems = [nb.stem for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    work.columns += [f"notebook {stem}" for stem in stems]
+    for learner, folder in work.found.items():
+        for stem in stems:
+            if not (folder / "notebooks" / f"{stem}.ipynb").is_file():
+                work.grades.append(Grade(learner, f"notebook {stem}", "missing",
+                                         f"notebooks/{stem}.ipynb was not handed in"))
+                continue
+            copy = course_copy(folder, tmp / "courses" / learner / stem)
+            if work.users:
+                hand_over(copy, work.users[learner], tmp)
+            work.notebooks.append((learner, copy, copy / "notebooks" / f"{stem}.ipynb"))
+
+
+def _run(work: _Work, opts: GradeOptions, hidden: list[Path] | None) -> None:
+    """The checks and notebooks, ``opts.jobs`` at once; a speed target is judged on timings taken
+    one at a time, never beside other checks."""
+    from tqdm.auto import tqdm
+
+    from ...exercises import get
+    todo = work.kernels
+    alone = [t for t in todo if opts.require_speed and get(t[1]).performance is not None]
+    together = [t for t in todo if t not in alone]
+    jobs = max(1, opts.jobs or os.cpu_count() or 1)
+    bar = tqdm(total=len(todo) + len(work.notebooks), desc="grading", disable=not opts.progress,
+               delay=1.0)
+    owners = _Owners([lr for lr, _, _ in together + alone])
+    users = work.users
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(grade_one, lr, path, ex, opts.require_speed, opts.run_timeout,
+                               owners) for lr, ex, path in together]
+        futures += [pool.submit(grade_notebook, lr, copy, nb, opts.notebook_timeout,
+                                users[lr] if users else None, hidden)
+                    for lr, copy, nb in work.notebooks]
+        for f in as_completed(futures):
+            work.grades.append(f.result())
+            bar.update()
+    for lr, ex, path in alone:
+        work.grades.append(grade_one(lr, path, ex, opts.require_speed, opts.run_timeout, owners))
+        bar.update()
+    bar.close()
+
+
+def with_kernel_verdicts(grades: list[Grade], notebook_work: list[tuple[str, Path, Path]]
+                         ) -> list[Grade]:
+    """A notebook whose cells all ran passes only if every exercise it checks passed the grader's
+    own check of the handed-in kernel (what the notebook's code says of its checks is not
+    trusted: it runs the learner's code)."""
+    from .judging import judged
+    status = {(g.learner, g.exercise): g.status for g in grades}
+    notebooks = {(lr, f"notebook {nb.stem}"): nb for lr, _, nb in notebook_work}
+    out = []
+    for g in grades:
+        nb = notebooks.get((g.learner, g.exercise))
+        if nb is not None and g.status == "passed":
+            checked = check_calls(nb)
+            why = judged(True, checked, {n: status.get((g.learner, n), "not graded")
+                                         for n in checked})
+            if why:
+                g = Grade(g.learner, g.exercise, "failed", f"{nb.name}: {why}")
+        out.append(g)
+    return out
