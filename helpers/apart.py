@@ -52,7 +52,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from . import known
 from .paths import ROOT
+from .protocol import Event
 from .words import plural
 
 WORKERS_VARIABLE = "COURSE_WORKERS"
@@ -76,13 +78,13 @@ def workers_enabled() -> bool:
 
 # What a child keeps of its parent's environment: what Python, the OpenCL drivers and the course
 # read, and nothing else (no tokens, keys or paths of whoever started the notebook or the grader).
+# The drivers' variables (the ICD loader's, NVIDIA's, PoCL's, Oclgrind's, Intel's, ROCm's) are
+# driver facts: helpers/data/drivers.json.
+_DRIVER_VARIABLES, _DRIVER_PREFIXES = known.driver_variables()
 KEPT_VARIABLES = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
                   "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "LD_PRELOAD", "XDG_CACHE_HOME",
-                  "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "OPENCL_VENDOR_PATH",
-                  "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
-                  "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP")
-KEPT_PREFIXES = ("LC_", "COURSE_", "POCL_", "PYOPENCL_", "OCLGRIND_", "CL_CONFIG_", "INTEL_",
-                 "TBB_", "ROCR_", "HSA_", "GPU_DEVICE_")
+                  "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", *_DRIVER_VARIABLES)
+KEPT_PREFIXES = ("LC_", "COURSE_", "PYOPENCL_", *_DRIVER_PREFIXES)
 
 
 def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -164,8 +166,7 @@ def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
         how = f"exit code {exit_code}"
     lines = [x.strip() for x in output.splitlines()
              if x.strip() and "Warning" not in x and not x.startswith("warnings.warn")]
-    telling = [x for x in lines if any(k in x for k in ("ERROR", "error", "Assertion", "abort",
-                                                          "fault", "Cannot select"))]
+    telling = [x for x in lines if any(k in x for k in known.crash_words())]
     said = (telling or lines or [""])[0]
     return how, (said[:300] + "...") if len(said) > 300 else said
 
@@ -263,7 +264,7 @@ class Child:
                 item = self.events.get_nowait()
             except queue.Empty:
                 return False
-            if item is not None and item[1].get("event") == "ready":
+            if item is not None and item[1].get("event") == Event.READY:
                 self.ready, self.ready_at = True, item[0]
             else:   # its end, or (cannot be) an event before ready: leave it for request()
                 self.events.queue.appendleft(item)
@@ -530,7 +531,7 @@ def child_main(task: str, device_json: str) -> int:
     except Exception:
         traceback.print_exc()
         return 3
-    emit(event="ready")
+    emit(event=Event.READY)
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -542,7 +543,7 @@ def child_main(task: str, device_json: str) -> int:
             traceback.print_exc()
             sys.stderr.flush()
             return 3
-        emit(event="end")
+        emit(event=Event.END)
     return 0
 
 

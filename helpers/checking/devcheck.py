@@ -27,6 +27,7 @@ from .. import cache, known, probe
 from ..device import DeviceSpec, device_key, driver_name, find_device, is_oclgrind
 from ..kernels import KERNELS, ROOT, SOLUTIONS, build, build_file, solution_file
 from ..known import CHECKS, course_digest
+from ..protocol import Event
 
 ITEM_TIMEOUT = 120.0          # seconds one item may take in the child
 mf = cl.mem_flags
@@ -238,7 +239,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
 def warm(device: DeviceSpec, emit) -> Callable:
     """The child's start (see :mod:`helpers.apart`, task ``devcheck``): the device's context once;
     each request then runs its items and reports each program built before it runs."""
-    probe.CHILD_BUILD_HOOK = lambda key, program: emit(event="build", key=key, program=program)
+    probe.CHILD_BUILD_HOOK = lambda key, program: emit(event=Event.BUILD, key=key, program=program)
     dev = find_device(device)
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
@@ -246,15 +247,15 @@ def warm(device: DeviceSpec, emit) -> Callable:
 
     def serve(req: dict, emit) -> None:
         for name in req["items"]:
-            emit(event="start", item=name)
+            emit(event=Event.START, item=name)
             try:
                 note = everything[name](ctx, queue)
-                emit(event="result", item=name, status="known" if note else "passed", detail=note)
+                emit(event=Event.RESULT, item=name, status="known" if note else "passed", detail=note)
             except ItemWrong as e:
-                emit(event="result", item=name, status="wrong", detail=str(e))
+                emit(event=Event.RESULT, item=name, status="wrong", detail=str(e))
             except Exception as e:  # a build or launch error: the driver refused something
                 first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-                emit(event="result", item=name, status="error",
+                emit(event=Event.RESULT, item=name, status="error",
                      detail=f"{type(e).__name__}: {first}")
     return serve
 
@@ -283,14 +284,14 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
 
         def on_event(ev: dict) -> float | None:
             nonlocal current, current_started, last_build
-            if ev["event"] == "start":
+            if ev["event"] == Event.START:
                 current, current_started, last_build = ev["item"], time.time(), None
                 return item_timeout
-            if ev["event"] == "build":
+            if ev["event"] == Event.BUILD:
                 if last_build is not None:
                     built_ok[last_build[0]] = last_build[1]
                 last_build = (ev["key"], ev["program"])
-            elif ev["event"] == "result":
+            elif ev["event"] == Event.RESULT:
                 results[ev["item"]] = {"status": ev["status"], "detail": ev.get("detail")}
                 if last_build is not None:
                     built_ok[last_build[0]] = last_build[1]

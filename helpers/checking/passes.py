@@ -21,6 +21,7 @@ import numpy as np
 from .. import apart
 from ..device import DeviceSpec
 from ..exercises import Case, Exercise
+from ..protocol import Event
 from . import oclgrind
 from .options import OCLGRIND_BUDGET, OUTPUT_LIMIT, REPORT_GRACE, CheckOptions
 
@@ -106,6 +107,116 @@ def oclgrind_environment(skip_uninitialized: bool = False) -> dict[str, str]:
     return env
 
 
+class _Listener:
+    """What a pass hears from its worker as it comes (see :func:`run_pass`): the events fill the
+    :class:`PassResult`; Oclgrind's log is watched for its first report."""
+
+    def __init__(self, result: PassResult, run_timeout: float, log: Path, progress, stop,
+                 first_failure: bool):
+        self.result, self.run_timeout, self.log = result, run_timeout, log
+        self.progress, self.stop, self.first_failure = progress, stop, first_failure
+        self.log_from = log.stat().st_size if log.exists() else 0
+        self.parsed = self.log_from    # the log's size when it was last read
+        self.current = -1              # -1: building; i: in case i
+        self.reported_at: float | None = None
+        self.ended_reporting = self.spoiled = False
+        self.moved_at = 0.0            # when the worker last told of progress
+        self.given: float | None = None
+
+    def tell(self, what: str, case: int, ok: bool | None) -> None:
+        if self.progress is not None:
+            self.progress(what, case, ok)
+
+    def on_event(self, ev: dict) -> float | None:
+        """One event from the worker; a new time limit for the worker, or None."""
+        self.moved_at = time.perf_counter()
+        kind = Event(ev.pop("event"))
+        r = self.result
+        if kind is Event.BUILT:
+            r.built, r.warnings, r.poison_ready = True, ev.get("warnings", ""), ev.get("poison_ready")
+            self.current = 0
+            return self.run_timeout
+        if kind is Event.BUILD_ERROR:
+            r.build_error = ev["message"]
+        elif kind is Event.NO_KERNEL:
+            r.no_kernel = ev
+        elif kind is Event.START:
+            self.current = ev["case"]
+            self.tell("start", self.current, None)
+        elif kind is Event.RESULT:
+            self.case_ended(ev)
+        elif kind in (Event.LAUNCH_ERROR, Event.RUN_ERROR):
+            r.results[ev["case"]] = {"ok": False, kind.value: ev["message"]}
+            self.tell("result", ev["case"], False)
+        elif kind is Event.SPEED:
+            r.speed[ev["role"]] = ev
+        elif kind is Event.PEAK:
+            r.peak = ev
+        elif kind is Event.DONE:
+            r.done = True
+        elif kind is Event.SPOILED:
+            self.spoiled = True
+        return None
+
+    def case_ended(self, ev: dict) -> None:
+        r = self.result
+        i = ev.pop("case")
+        r.results[i] = ev
+        self.current = i
+        if r.device.is_oclgrind and self.reported():
+            self.ended_reporting = True     # the case that reported has ended: stop here
+        self.current = len(r.results)
+        self.tell("result", i, bool(ev.get("ok")))
+        if self.first_failure and not ev.get("ok") and r.stopped_at is None:
+            r.stopped_at = i
+            self.stop.set()
+
+    def new_log(self) -> str:
+        log = self.log
+        if not log.exists() or log.stat().st_size <= self.log_from:
+            return ""
+        with open(log, "rb") as f:
+            f.seek(self.log_from)
+            return f.read().decode(errors="replace")
+
+    def reported(self) -> bool:
+        if self.reported_at is None:
+            size = self.log.stat().st_size if self.log.exists() else 0
+            grown, self.parsed = size > self.parsed, max(size, self.parsed)
+            if grown and oclgrind.parse(self.new_log()):
+                self.reported_at, self.result.reported_in = time.perf_counter(), self.current
+                self.tell("reported", self.current, None)
+        return self.reported_at is not None
+
+    def watch(self) -> bool:
+        """Oclgrind's watch: it goes on simulating every work-item after its reports (a wild loop
+        of writes makes it take minutes, a race in a case of 4096 work-items a fifth of a
+        second): once it has reported, the pass stops at the end of that case (see
+        :meth:`case_ended`), or REPORT_GRACE seconds after the report if the case never ends."""
+        if self.reported_at is None:
+            self.reported()   # every 50 ms: a look at the log's size, read only when it grew
+        return self.reported_at is not None and (
+            self.ended_reporting or time.perf_counter() - self.reported_at > REPORT_GRACE)
+
+    def stuck_watch(self, stuck) -> bool:
+        """A device pass's watch: not before the kernel is built (a worker still starting, as
+        NVIDIA's context takes 1.8 s, or building has not had its chance to run a case)."""
+        self.given = stuck(self.moved_at) if self.result.built else None
+        return self.given is not None
+
+
+def _request(chk: Check, cases: list[Case], guard: bool, speed: bool, poison: bool) -> dict:
+    request = {"exercise": chk.ex.name, "kernel_path": str(chk.path), "source": chk.source,
+               "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
+               "registry_files": list(chk.options.registry_files), "speed": speed,
+               "poison": poison}
+    if speed:   # the solution's text, read here: a graded worker's sandbox hides solutions/
+        from ..kernels import solution_file
+        theirs = solution_file(chk.ex.name)
+        request["solution"] = theirs.read_text(encoding="utf-8") if theirs is not None else None
+    return request
+
+
 def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
              run_timeout: float, env: dict[str, str] | None = None, speed: bool = False,
              stop=None, first_failure: bool = False, poison: bool = False,
@@ -126,122 +237,36 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
     key = worker_key(device, env or {}, chk.options.owner)
     child = chk.lease.child(key)
     result.warm = child.poll_ready()
-    log = child.dir / "oclgrind.log"
-    log_from = log.stat().st_size if log.exists() else 0
-    current = -1   # -1: building; i: in case i
-    reported_at, ended_reporting = [None], [False]
-    spoiled = [False]
+    heard = _Listener(result, run_timeout, child.dir / "oclgrind.log", progress, stop,
+                      first_failure)
+    watch = heard.watch if device.is_oclgrind else (
+        (lambda: heard.stuck_watch(stuck)) if stuck else None)
+    outcome = child.request(_request(chk, cases, guard, speed, poison),
+                            timeout=chk.options.build_timeout, on_event=heard.on_event,
+                            output_limit=OUTPUT_LIMIT, stop=stop, watch=watch)
+    _ended(result, outcome, heard)
+    # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
+    # its whole life and goes silent after OCLGRIND_MAX_ERRORS, so a later pass would hear nothing
+    if not outcome.ended or result.findings or heard.new_log().strip() or heard.spoiled:
+        chk.lease.discard(key)
+    return result
 
-    moved_at = [0.0]   # when the worker last told of progress (built, a case started or ended)
 
-    def on_event(ev: dict) -> float | None:
-        nonlocal current
-        moved_at[0] = time.perf_counter()
-        kind = ev.pop("event")
-        if kind == "built":
-            result.built = True
-            result.warnings = ev.get("warnings", "")
-            result.poison_ready = ev.get("poison_ready")
-            current = 0
-            return run_timeout
-        if kind == "build_error":
-            result.build_error = ev["message"]
-        elif kind == "no_kernel":
-            result.no_kernel = ev
-        elif kind == "start":
-            current = ev["case"]
-            if progress is not None:
-                progress("start", current, None)
-        elif kind == "result":
-            i = ev.pop("case")
-            result.results[i] = ev
-            current = i
-            if device.is_oclgrind and reported():
-                ended_reporting[0] = True     # the case that reported has ended: stop here
-            current = len(result.results)
-            if progress is not None:
-                progress("result", i, bool(ev.get("ok")))
-            if first_failure and not ev.get("ok") and result.stopped_at is None:
-                result.stopped_at = i
-                stop.set()
-        elif kind in ("launch_error", "run_error"):
-            result.results[ev["case"]] = {"ok": False, kind: ev["message"]}
-            if progress is not None:
-                progress("result", ev["case"], False)
-        elif kind == "speed":
-            result.speed[ev["role"]] = ev
-        elif kind == "peak":
-            result.peak = ev
-        elif kind == "done":
-            result.done = True
-        elif kind == "spoiled":   # a launch past the driver's size broke the worker's context
-            spoiled[0] = True
-        return None
-
-    def new_log() -> str:
-        if not log.exists() or log.stat().st_size <= log_from:
-            return ""
-        with open(log, "rb") as f:
-            f.seek(log_from)
-            return f.read().decode(errors="replace")
-
-    parsed = [log_from]   # the log's size when it was last read
-
-    def grown() -> bool:
-        size = log.stat().st_size if log.exists() else 0
-        if size > parsed[0]:
-            parsed[0] = size
-            return True
-        return False
-
-    def reported() -> bool:
-        if reported_at[0] is None and grown() and oclgrind.parse(new_log()):
-            reported_at[0], result.reported_in = time.perf_counter(), current
-            if progress is not None:
-                progress("reported", current, None)
-        return reported_at[0] is not None
-
-    def watch() -> bool:
-        # Oclgrind goes on simulating every work-item after its reports (a wild loop of writes
-        # makes it take minutes, a race in a case of 4096 work-items a fifth of a second): once
-        # it has reported, the pass stops at the end of that case (see on_event), or REPORT_GRACE
-        # seconds after the report if the case never ends.
-        now = time.perf_counter()
-        if reported_at[0] is None:
-            reported()   # every 50 ms: a look at the log's size, read only when it grew
-        return reported_at[0] is not None and (ended_reporting[0]
-                                               or now - reported_at[0] > REPORT_GRACE)
-
-    request = {"exercise": chk.ex.name, "kernel_path": str(chk.path), "source": chk.source,
-               "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
-               "registry_files": list(chk.options.registry_files), "speed": speed,
-               "poison": poison}
-    if speed:   # the solution's text, read here: a graded worker's sandbox hides solutions/
-        from ..kernels import solution_file
-        theirs = solution_file(chk.ex.name)
-        request["solution"] = theirs.read_text(encoding="utf-8") if theirs is not None else None
-    given = [None]
-
-    def stuck_watch() -> bool:
-        # not before the kernel is built: a worker still starting (NVIDIA's context takes 1.8 s)
-        # or building has not had its chance to run a case
-        given[0] = stuck(moved_at[0]) if result.built else None
-        return given[0] is not None
-
-    outcome = child.request(request, timeout=chk.options.build_timeout, on_event=on_event,
-                            output_limit=OUTPUT_LIMIT, stop=stop,
-                            watch=watch if device.is_oclgrind else stuck_watch if stuck else None)
+def _ended(result: PassResult, outcome, heard: _Listener) -> None:
+    """The pass's facts once its worker has answered (or was stopped)."""
+    device, current = result.device, heard.current
     result.started, result.seconds, result.output = outcome.started, outcome.seconds, outcome.output
     result.marks = outcome.marks
     result.cancelled, result.flooded, result.cut_short = (
         outcome.cancelled and result.stopped_at is None, outcome.flooded, outcome.watched)
     if outcome.hung or outcome.watched and not device.is_oclgrind:
-        result.hung_in, result.stuck_after = current, given[0]
-    result.findings = oclgrind.parse(new_log())
+        result.hung_in, result.stuck_after = current, heard.given
+    log = heard.new_log()
+    result.findings = oclgrind.parse(log)
     if result.findings and result.reported_in is None:   # first seen in this last read
-        result.reported_in = min(current, len(cases) - 1) if cases else current
+        result.reported_in = min(current, len(result.cases) - 1) if result.cases else current
     if device.is_oclgrind:
-        result.gaps = oclgrind.gaps(new_log() + "\n" + outcome.output)
+        result.gaps = oclgrind.gaps(log + "\n" + outcome.output)
         executed, result.output = oclgrind.counts(outcome.output)
         result.executed = executed or None
     if outcome.exit_code is not None:
@@ -250,11 +275,6 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
             result.internal_error = outcome.output
         else:
             result.crashed_in = current
-    # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
-    # its whole life and goes silent after OCLGRIND_MAX_ERRORS, so a later pass would hear nothing
-    if not outcome.ended or result.findings or new_log().strip() or spoiled[0]:
-        chk.lease.discard(key)
-    return result
 
 
 def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:

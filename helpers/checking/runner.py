@@ -22,6 +22,7 @@ import pyopencl as cl
 from ..device import DeviceSpec, find_device
 from ..exercises import Buffer, Case, Exercise, LocalMem, Scalar, get, load_registry_file
 from ..kernels import KernelBuildError, build_source, build_warnings
+from ..protocol import Event
 
 # Bit patterns, by item size: quiet NaNs with payloads for floats; for integers, values far outside
 # what the course's inputs and results reach.
@@ -308,18 +309,18 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
     try:
         prg = build_source(ctx, source, path)
     except KernelBuildError as e:
-        emit(event="build_error", message=str(e))
+        emit(event=Event.BUILD_ERROR, message=str(e))
         return
     try:
         knl = getattr(prg, ex.function)
     except AttributeError:
         names = [k.function_name for k in prg.all_kernels()]
-        emit(event="no_kernel", expected=ex.function, found=names)
+        emit(event=Event.NO_KERNEL, expected=ex.function, found=names)
         return
     dev = ctx.devices[0]
     largest = knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, dev)
     poisoned = instrumented_kernel(ctx, ex, source, path) if req.get("poison") else None
-    emit(event="built", warnings=build_warnings(prg, path, source),
+    emit(event=Event.BUILT, warnings=build_warnings(prg, path, source),
          poison_ready=poisoned is not None if req.get("poison") else None)
     if req.get("speed"):
         speed_main(ctx, queue, ex, path, source, req, emit)
@@ -330,11 +331,11 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
                                  bool(dev.type & cl.device_type.GPU))
     for i in order:
         case = cases[i]
-        emit(event="start", case=i)
+        emit(event=Event.START, case=i)
         items = int(np.prod(case.local_size))
         past, not_run = items > largest, past_the_size(items, largest)
         if past and i not in beyond:   # the contract allows it; this kernel here not
-            emit(event="result", case=i, ok=True, not_run=not_run)
+            emit(event=Event.RESULT, case=i, ok=True, not_run=not_run)
             continue
         try:
             if poisoned is None:
@@ -343,25 +344,25 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
                 facts = poisoned_runs(ctx, queue, poisoned, ex, case, rng, req["guard"])
         except KernelRunError as e:
             if past:   # this one and the rest past the size: not run; the worker spoiled
-                emit(event="spoiled")
+                emit(event=Event.SPOILED)
                 for j in order[order.index(i):]:
-                    emit(event="result", case=j, ok=True, not_run=past_the_size(
+                    emit(event=Event.RESULT, case=j, ok=True, not_run=past_the_size(
                         int(np.prod(cases[j].local_size)), largest))
             else:
-                emit(event="run_error", case=i, message=str(e))
+                emit(event=Event.RUN_ERROR, case=i, message=str(e))
             break  # a GPU context is unusable after such an error
         except cl.Error as e:
             if past:
-                emit(event="result", case=i, ok=True, not_run=not_run)
+                emit(event=Event.RESULT, case=i, ok=True, not_run=not_run)
             else:
-                emit(event="launch_error", case=i, message=str(e).splitlines()[0])
+                emit(event=Event.LAUNCH_ERROR, case=i, message=str(e).splitlines()[0])
             continue
         if past and not facts.get("ok"):
-            emit(event="result", case=i, ok=True,
+            emit(event=Event.RESULT, case=i, ok=True,
                  not_run=not_run + ", and its run past that size went wrong")
             continue
-        emit(event="result", case=i, **facts)
-    emit(event="done")
+        emit(event=Event.RESULT, case=i, **facts)
+    emit(event=Event.DONE)
 
 
 def past_the_size(items: int, largest: int) -> str:
@@ -453,7 +454,7 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
         for i, (role, record, kpath, text) in enumerate(kernels):
             if role in best and "error" in best[role]:
                 continue
-            emit(event="start", case=r * len(kernels) + i)
+            emit(event=Event.START, case=r * len(kernels) + i)
             try:
                 t = time_exercise(ctx, queue, record, case, kernel=kpath, source=text,
                                   seed=req["seed"],
@@ -475,9 +476,9 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
     kind, key = ("compute", "gflop_per_s") if perf.peak == "compute" else ("copy", "gb_per_s")
     fastest = max((t[key] or 0.0 for t in best.values() if "seconds" in t), default=0.0)
     share(fastest, kind, peak, ctx, queue)
-    emit(event="peak", copy_gb_per_s=peak["copy_bandwidth_gb_per_s"],
+    emit(event=Event.PEAK, copy_gb_per_s=peak["copy_bandwidth_gb_per_s"],
          gflop_per_s=peak["compute_gflop_per_s"], measured=peak.get("measured", []))
     for role, t in best.items():
-        emit(event="speed", role=role, **t)
-    emit(event="done")
+        emit(event=Event.SPEED, role=role, **t)
+    emit(event=Event.DONE)
 

@@ -66,7 +66,7 @@ __all__ = [
     "DIVERGENCE", "HISTORY", "HOTSPOT_C", "ILP_A", "ILP_B", "KNOWN_WRONG", "MATVEC", "MLP_CONFIGS",
     "REDUCTIONS", "SLICES", "SMALL", "STUDIES", "STUDY_EXPERIMENTS", "TAPS", "WHITEPAPER_GROUPS",
     "LeftOutKernel", "Prepared", "Span", "StudyMismatch", "constant_memory", "cublas_matvec",
-    "cupy_on", "cupy_samples", "device_output", "divergence", "expect_close", "experiment", "in_turns",
+    "cupy_on", "cupy_samples", "device_output", "divergence", "expect_close", "in_turns",
     "fast_math", "hotspot", "hotspot_reference", "ilp", "kernel", "known_wrong", "launcher",
     "layouts", "fitting_local", "matvec", "matvec_experiment", "measure", "mlp", "read_back",
     "reductions", "seeded_rng", "study_result", "run_and_compare", "strides", "sum_end_to_end",
