@@ -19,7 +19,7 @@ import numpy as np
 import pyopencl as cl
 
 from .exercises import rounded_up
-from .exercises.level3_registers_banks import TAPS, fir
+from .exercises.spill_fix import TAPS, fir
 from .kernels import solution_file
 from .studies.harness import (
     Prepared,

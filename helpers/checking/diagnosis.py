@@ -8,7 +8,7 @@ import signal
 
 import numpy as np
 
-from ..exercises import Buffer, Case, Exercise, LocalMem, Scalar
+from ..exercises import Case, Exercise, signature
 from ..words import plural
 from . import oclgrind
 from .options import OUTPUT_LIMIT
@@ -16,22 +16,6 @@ from .passes import PassResult
 
 CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
 
-
-C_TYPES = {np.float32: "float", np.int32: "int", np.uint32: "uint", np.float64: "double",
-           np.int64: "long", np.uint64: "ulong"}
-
-def signature(ex: Exercise) -> str:
-    """The contract's kernel signature, as OpenCL C."""
-    parts = []
-    for a in ex.args:
-        t = C_TYPES.get(a.dtype, np.dtype(a.dtype).name)
-        if isinstance(a, Buffer):
-            parts.append(f"__global {'const ' if a.role == 'in' else ''}{t} *{a.name}")
-        elif isinstance(a, Scalar):
-            parts.append(f"const {t} {a.name}")
-        elif isinstance(a, LocalMem):
-            parts.append(f"__local {t} *{a.name}")
-    return f"__kernel void {ex.function}({', '.join(parts)})"
 
 def _value(x: float | int) -> str:
     if isinstance(x, float):

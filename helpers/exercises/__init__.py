@@ -1,23 +1,24 @@
-"""The exercise registry: one record per exercise, and nothing else.
+"""The exercises of the course: one module per exercise, named like it, and nothing else.
 
-A record says which kernel function to run, with which arguments (buffers, scalars, local memory),
-on which launch configurations (cases), from which random inputs, and what numpy says the answer is.
-It may also name typical mistakes as models of the output they produce, and hints. The checker
-(:mod:`helpers.check`) is generic: a new exercise is a new record in its level's module
-(``level0`` .. ``level4``), not new machinery; :mod:`.model` holds what the records are made of.
+A module holds everything the course knows about its exercise: the record (:class:`Exercise`)
+that says which kernel function to run, with which arguments (buffers, scalars, local memory), on
+which launch configurations (cases), from which random inputs, what numpy says the answer is,
+which typical mistakes it recognizes and which hints it gives, and the contract text that
+docs/design.md and the README show. The checker (:mod:`helpers.checking`) is generic: a new
+exercise is a new module here (and its kernels/ and solutions/ files and its notebook cell), not
+new machinery. :mod:`.model` holds what the records are made of, :mod:`.common` what several
+exercises share, :mod:`.cells` the notebook cells and tables made from the records, :mod:`.passed`
+the record of passed checks.
+
+Importing the package imports every exercise module it holds; :func:`exercises` lists them in the
+course's order (each record's ``place``).
 """
 
 from __future__ import annotations
 
-from . import (  # noqa: F401  (each registers its records)
-    level0,
-    level1,
-    level2,
-    level3,
-    level3_registers_banks,
-    level4,
-    level4_advanced,
-)
+import importlib
+import pkgutil
+
 from .model import (
     REGISTRY,
     Buffer,
@@ -37,11 +38,13 @@ from .model import (
     get,
     load_registry_file,
     one_d_cases,
+    parameters,
     random_floats,
     random_ints,
     register,
     rounded_up,
     short_of_the_data,
+    signature,
     two_d_case,
     unwritten,
     uses_local_memory,
@@ -49,10 +52,23 @@ from .model import (
     wide_ints,
 )
 
+# The package's modules that are not an exercise.
+NOT_EXERCISES = frozenset({"model", "common", "cells", "passed"})
+
+
+def exercise_modules() -> list[str]:
+    """The names of the package's exercise modules (every module but :data:`NOT_EXERCISES`)."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__)
+                  if not m.ispkg and m.name not in NOT_EXERCISES)
+
+
+for _name in exercise_modules():
+    importlib.import_module(f"{__name__}.{_name}")   # each registers its record
+
 __all__ = ["REGISTRY", "Buffer", "Case", "Exercise", "FindingHint", "Inputs", "Limits", "LocalMem",
-           "Mistake",
+           "Mistake", "NOT_EXERCISES",
            "Outputs", "Performance", "Scalar", "beyond_the_data", "device_limits",
-           "exercises", "get", "load_registry_file",
-           "one_d_cases", "random_floats", "random_ints", "register", "rounded_up",
-           "short_of_the_data", "two_d_case",
+           "exercise_modules", "exercises", "get", "load_registry_file",
+           "one_d_cases", "parameters", "random_floats", "random_ints", "register", "rounded_up",
+           "short_of_the_data", "signature", "two_d_case",
            "unwritten", "uses_local_memory", "wide_floats", "wide_ints"]

@@ -1,10 +1,12 @@
 """The machinery every exercise record uses: launch cases, arguments, mistake models, hints, the
-performance target, the record itself, the registry, and the helpers that several levels share.
+performance target, the record itself, its kernel signature, the registry, and the mistake models
+that several exercises share.
 
 A record says which kernel function to run, with which arguments (buffers, scalars, local memory),
 on which launch configurations (cases), from which random inputs, and what numpy says the answer is.
 It may also name typical mistakes as models of the output they produce, and hints. The checker
-(:mod:`helpers.check`) is generic: a new exercise is a new record here, not new machinery.
+(:mod:`helpers.checking`) is generic: a new exercise is a new module of this package holding its
+record (see :mod:`helpers.exercises`), not new machinery.
 """
 
 from __future__ import annotations
@@ -72,13 +74,16 @@ class Case:
 
 @dataclass(frozen=True)
 class Buffer:
-    """A global-memory argument. ``role``: read (``in``), written (``out``) or both (``inout``)."""
+    """A global-memory argument. ``role``: read (``in``), written (``out``) or both (``inout``).
+    ``memory``: the address space the kernel declares it in (``__global``, or ``__constant`` for
+    a small read-only table); the host hands over a buffer either way."""
 
     name: str
     dtype: type
     role: Literal["in", "out", "inout"]
     length: Callable[[Case], int]
     shape: Callable[[Case], tuple[int, int]] | None = None  # (rows, columns) of a 2-D buffer
+    memory: Literal["global", "constant"] = "global"
 
 
 @dataclass(frozen=True)
@@ -229,7 +234,8 @@ class Performance:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise of the course (see DESIGN.md section 4 for the contracts)."""
+    """One exercise of the course, in a module of its own named like it (docs/design.md section 4
+    holds the contracts, generated from the records' ``contract`` and arguments)."""
 
     name: str
     title: str
@@ -262,6 +268,13 @@ class Exercise:
     # The exercise is about its tile: a kernel that never reads and writes local memory fails.
     tiled: bool = False
     wide_inputs: Callable[[Case, np.random.Generator], Inputs] | None = None
+    # What the kernel must do, the third column of the contract table (docs/design.md section 4;
+    # Markdown, one line): a public interface, changed only with an issue.
+    contract: str = ""
+    # Where the exercise stands in the course's list (:func:`exercises`): (level of the training,
+    # rank in the level); ties keep the order of registration, and a record that gives none
+    # comes after the course's own.
+    place: tuple[int, int] = (9, 0)
 
     def cases_for(self, limits: Limits | None) -> list[Case]:
         """The record's cases, then those of the extremes ``limits`` allow (none without them)."""
@@ -295,12 +308,37 @@ class Exercise:
         return [a for a in self.args if isinstance(a, Buffer) and a.role != "in"]
 
 
+C_TYPES = {np.float32: "float", np.int32: "int", np.uint32: "uint", np.float64: "double",
+           np.int64: "long", np.uint64: "ulong"}
+
+
+def parameters(ex: Exercise) -> str:
+    """The kernel's parameter list as OpenCL C, in parentheses (the contract table's signature)."""
+    parts = []
+    for a in ex.args:
+        t = C_TYPES.get(a.dtype, np.dtype(a.dtype).name)
+        if isinstance(a, Buffer):
+            const = "const " if a.role == "in" and a.memory == "global" else ""
+            parts.append(f"__{a.memory} {const}{t} *{a.name}")
+        elif isinstance(a, Scalar):
+            parts.append(f"const {t} {a.name}")
+        elif isinstance(a, LocalMem):
+            parts.append(f"__local {t} *{a.name}")
+    return f"({', '.join(parts)})"
+
+
+def signature(ex: Exercise) -> str:
+    """The contract's kernel signature, as OpenCL C."""
+    return f"__kernel void {ex.function}{parameters(ex)}"
+
+
 REGISTRY: dict[str, Exercise] = {}
 
 
 def exercises() -> list[Exercise]:
-    """The learner's exercises (the registry less the study kernels it also checks)."""
-    return [ex for ex in REGISTRY.values() if not ex.study_file]
+    """The learner's exercises in the course's order (by ``place``; the registry less the study
+    kernels it also checks)."""
+    return sorted((ex for ex in REGISTRY.values() if not ex.study_file), key=lambda ex: ex.place)
 
 
 def register(ex: Exercise) -> Exercise:

@@ -1,11 +1,15 @@
-"""query_work_space (notebook 02): the NDRange's query functions, and what each work-item gets
-from them, computed in Python (the exercise's reference; the explorer in :mod:`helpers.ndrange` shows it)."""
+"""query_work_space (notebook 02): write what each query function returns, for every work-item of
+a 2-D range. The query functions and what each work-item gets from them, computed in Python, are
+the exercise's reference; the explorer in :mod:`helpers.ndrange` shows them too."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
+
+from .common import square_and_flat
+from .model import Buffer, Case, Exercise, Inputs, Mistake, Outputs, Scalar, register, two_d_case
 
 # The query functions, numbered as in the query_work_space contract (docs/design.md, section 4).
 QUERIES = (
@@ -50,3 +54,75 @@ def query_values(global_size: Sequence[int] | int, local_size: Sequence[int] | i
     return values.astype(np.int32)
 
 
+def _query_grid(case: Case, query: int) -> np.ndarray:
+    return query_values(case.global_size, case.local_size, query)
+
+
+def _returned(k: int) -> Callable[[Case, Inputs], Outputs]:
+    return lambda case, inputs: {"out": _query_grid(case, k).ravel()}
+
+
+def _transposed(case: Case, inputs: Inputs) -> Outputs:
+    # out[get_global_id(0) * get_global_size(1) + get_global_id(1)]: the grid stored column by column
+    return {"out": _query_grid(case, case["query"]).T.ravel()}
+
+
+def _query_details(case: Case) -> dict:
+    return {"asked": QUERIES[case["query"]]}
+
+
+def _query_cases() -> tuple[Case, ...]:
+    shapes = [((16, 8), (4, 2)), ((12, 20), (4, 5)), ((32, 24), (8, 8)), ((7, 3), (7, 1))]
+    return tuple(Case(g, loc, {"query": q}, small=True) for q in range(13) for g, loc in shapes)
+
+
+def _query_mistakes() -> tuple[Mistake, ...]:
+    returned = tuple(
+        Mistake(f"returned {name}", _returned(k),
+                f"you returned {name} where {{asked}} was asked (query number {{query}}): check "
+                f"which function each query number maps to", details=_query_details, hint=1)
+        for k, name in enumerate(QUERIES)
+    )
+    return returned + (Mistake(
+        "transposed", _transposed,
+        "the values are right but stored transposed: out[get_global_id(0) * get_global_size(1) + "
+        "get_global_id(1)] was written where out[get_global_id(1) * get_global_size(0) + "
+        "get_global_id(0)] is asked (dimension 0 is the column, so rows are get_global_size(0) "
+        "long)", hint=2),)
+
+
+register(Exercise(
+    name="query_work_space",
+    title="Write what each query function returns, for every work-item of a 2-D range",
+    notebook="02-work-groups",
+    args=(
+        Buffer("out", np.int32, "out", lambda c: c.work_items,
+               shape=lambda c: (c.global_size[1], c.global_size[0])),
+        Scalar("query", np.int32, lambda c: c["query"]),
+    ),
+    cases=_query_cases(),
+    make_inputs=lambda case, rng: {},
+    reference=lambda case, inputs: {"out": _query_grid(case, case["query"]).ravel()},
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "A `switch (query)` (or a chain of `if`s) with one `case` per number picks the value, in "
+        "the order of the table of the query functions: 0 is `get_global_id(0)`, 1 "
+        "`get_global_id(1)`, 2 `get_global_size(0)`, and so on to 12, `get_work_dim()`.",
+        "Each work-item stores its one value at its own place in `out`. Dimension 0 runs along a "
+        "row: a row is `get_global_size(0)` long, so the row index `get_global_id(1)` is "
+        "multiplied by `get_global_size(0)`, and the column `get_global_id(0)` is added.",
+    ),
+    mistakes=_query_mistakes(),
+    widest=lambda limits: tuple(
+        Case(c.global_size, c.local_size, {"query": q})
+        for c in square_and_flat(limits, lambda w, h, loc: two_d_case(w, h, loc, {}))
+        for q in range(13)),
+    contract=("2-D range; each work-item writes, at `out[get_global_id(1) * get_global_size(0) + "
+              "get_global_id(0)]`, the value of query function number `query`: 0 "
+              "`get_global_id(0)`, 1 `get_global_id(1)`, 2 `get_global_size(0)`, 3 "
+              "`get_global_size(1)`, 4 `get_group_id(0)`, 5 `get_group_id(1)`, 6 `get_local_id(0)`,"
+              " 7 `get_local_id(1)`, 8 `get_local_size(0)`, 9 `get_local_size(1)`, 10 "
+              "`get_num_groups(0)`, 11 `get_num_groups(1)`, 12 `get_work_dim()`"),
+    place=(2, 0),
+))

@@ -1,41 +1,19 @@
-"""Level 1 (notebook 01): sum_ints and sum_ints_multi, parallel execution."""
+"""sum_ints_multi (notebook 01): the sum of sum_ints with fewer work-items than elements
+(a grid-stride loop)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from .level0 import guarded_extremes
+from .common import PAIR_SUM_ARGS, pair_sum, pair_sum_inputs, wide_pair_sum_inputs
 from .model import (
-    Buffer,
     Case,
     Exercise,
-    Inputs,
     Limits,
     Mistake,
-    Outputs,
-    Scalar,
     first_written,
     grid_stride_details,
-    one_d_cases,
-    random_ints,
     register,
     short_of_the_data,
-    wide_ints,
-    wrong_index_mistakes,
 )
-
-
-def _sum(case: Case, inputs: Inputs) -> Outputs:
-    return {"c": inputs["a"] + inputs["b"]}
-
-
-def _sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    return {"a": random_ints(rng, case["n"]), "b": random_ints(rng, case["n"])}
-
-
-def _wide_sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    a, b = wide_ints(rng, case["n"])
-    return {"a": a, "b": b}
 
 
 def _multi_extremes(limits: Limits) -> tuple[Case, ...]:
@@ -43,36 +21,6 @@ def _multi_extremes(limits: Limits) -> tuple[Case, ...]:
     leftover, and one round short of a full one; values across the int range."""
     local = limits.widest_1d()
     return short_of_the_data(local, lambda n, g: Case((g,), (local,), {"n": n}, values="wide"))
-
-
-_SUM_ARGS = (
-    Buffer("a", np.int32, "in", lambda c: c["n"]),
-    Buffer("b", np.int32, "in", lambda c: c["n"]),
-    Buffer("c", np.int32, "out", lambda c: c["n"]),
-    Scalar("n", np.uint32, lambda c: c["n"]),
-)
-
-register(Exercise(
-    name="sum_ints",
-    title="Add two lists of ints: c[i] = a[i] + b[i]",
-    notebook="01-parallel-execution",
-    args=_SUM_ARGS,
-    cases=one_d_cases([(1, 64), (100, 32), (1000, 256), (4096, 64), (777, 128), (5, 1),
-                       (1 << 20, 256), ((1 << 20) + 3, 128)]),
-    make_inputs=_sum_inputs,
-    reference=_sum,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "One work-item per element, as in `float_copy`: the element index `i` is "
-        "`get_global_id(0)`.",
-        "The global size is rounded up and may be larger than `n`, so some work-items have no "
-        "element: store into `c` only when `i < n`.",
-    ),
-    mistakes=wrong_index_mistakes("c", _sum, hint=1),
-    widest=guarded_extremes,
-    wide_inputs=_wide_sum_inputs,
-))
 
 
 def _multi_cases() -> tuple[Case, ...]:
@@ -86,10 +34,10 @@ register(Exercise(
     name="sum_ints_multi",
     title="Add two lists of ints with fewer work-items than elements",
     notebook="01-parallel-execution",
-    args=_SUM_ARGS,
+    args=PAIR_SUM_ARGS,
     cases=_multi_cases(),
-    make_inputs=_sum_inputs,
-    reference=_sum,
+    make_inputs=pair_sum_inputs,
+    reference=pair_sum,
     rtol=0.0,
     atol=0.0,
     hints=(
@@ -102,18 +50,20 @@ register(Exercise(
         "loop run while `i < n`.",
     ),
     mistakes=(
-        Mistake("one element each", first_written(lambda c: c.global_size[0], "c", _sum),
+        Mistake("one element each", first_written(lambda c: c.global_size[0], "c", pair_sum),
                 "only the first {global_} elements were written, one per work-item: here there "
                 "are fewer work-items than elements, so each work-item must loop over several "
                 "(i, i + get_global_size(0), i + 2 * get_global_size(0), ... while i < n)",
                 hint=1),
         Mistake("leftover", first_written(lambda c: c["n"] // c.global_size[0] * c.global_size[0],
-                                           "c", _sum),
+                                           "c", pair_sum),
                 "the last {leftover} elements were not written: n = {n} is not a multiple of the "
                 "global size {global_}, and n / {global_} = {per} steps per work-item covers only "
                 "{covered} elements. Loop while the index is below n instead of counting steps",
                 details=grid_stride_details, hint=3),
     ),
     widest=_multi_extremes,
-    wide_inputs=_wide_sum_inputs,
+    wide_inputs=wide_pair_sum_inputs,
+    contract="same result, launched with fewer work-items than n (each handles several)",
+    place=(1, 1),
 ))

@@ -1,18 +1,17 @@
-"""Level 0 (notebook 00): float_copy, the hello world of OpenCL."""
+"""float_copy (notebook 00): copy a buffer of floats, the hello world of OpenCL."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .common import guarded_extremes
 from .model import (
     Buffer,
     Case,
     Exercise,
     Inputs,
-    Limits,
     Outputs,
     Scalar,
-    beyond_the_data,
     one_d_cases,
     random_floats,
     register,
@@ -23,14 +22,6 @@ from .model import (
 
 def _copy(case: Case, inputs: Inputs) -> Outputs:
     return {"dst": inputs["src"].copy()}
-
-
-def guarded_extremes(limits: Limits) -> tuple[Case, ...]:
-    """One element per work-item, at the device's largest work-group: the data shorter than one
-    work-group, the range past it by less than one work-group and by several; values across the
-    whole range."""
-    local = limits.widest_1d()
-    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n}, values="wide"))
 
 
 register(Exercise(
@@ -59,4 +50,6 @@ register(Exercise(
     mistakes=wrong_index_mistakes("dst", _copy, hint=1),
     widest=guarded_extremes,
     wide_inputs=lambda case, rng: {"src": wide_floats(rng, case["n"])},
+    contract="`dst[i] = src[i]` for `i < n`; global size may exceed n",
+    place=(0, 0),
 ))

@@ -1,5 +1,5 @@
-"""Level 4 (notebook 09, portability and auto-tuning): sgemm_tiled, the matrix product through tiles
-in local memory, the rung of the SGEMM ladder the learner writes."""
+"""sgemm_tiled (notebook 09, portability and auto-tuning): the matrix product through tiles in
+local memory, the rung of the SGEMM ladder the learner writes."""
 
 from __future__ import annotations
 
@@ -175,4 +175,8 @@ register(Exercise(
                             flops=lambda c: 2.0 * c["m"] * c["n"] * c["k"]),
     widest=_sgemm_extremes,
     tiled=True,
+    contract=("row-major `c (m x n) = a (m x k) . b (k x n)`; 2-D range, dimension 0 = column of c,"
+              " dimension 1 = row; square work-groups T x T, T the local size (a power of two); "
+              "each tile holds T*T floats and is used; global size may exceed m and n"),
+    place=(4, 0),
 ))

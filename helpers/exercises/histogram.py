@@ -1,6 +1,6 @@
-"""Level 4 (notebook 10, advanced OpenCL): histogram, counting with atomics, privatized in local
-memory; a performance exercise like transpose, timed beside the one-global-atomic-per-element
-kernel it starts from (``histogram_global`` of kernels/studies/advanced.cl)."""
+"""histogram (notebook 10, advanced OpenCL): counting with atomics, privatized in local memory; a
+performance exercise like transpose, timed beside the one-global-atomic-per-element kernel it
+starts from (``histogram_global`` of kernels/studies/advanced.cl)."""
 
 from __future__ import annotations
 
@@ -216,6 +216,11 @@ register(Exercise(
                             given=("advanced.cl", "histogram_global")),
     widest=_extremes,
     wide_inputs=_histogram_wide,
+    contract=("every `data[i] < nbins`, `nbins <= 256`; **adds** to `bins[b]` the count of `b` "
+              "among `data[0..n)` (bins arrive holding arbitrary counts); 1-D range of any size, "
+              "possibly far fewer work-items than n, work-groups of any size; `local_bins` holds "
+              "nbins uints"),
+    place=(4, 1),
 ))
 
 # The kernel the exercise starts from, checked by the same engine.

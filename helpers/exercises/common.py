@@ -1,0 +1,175 @@
+"""What several exercises share, named by what it is rather than by an exercise: the extremes of a
+guarded 1-D kernel and of a 2-D one, the sum of two lists of ints, and the minimum over a window
+(a 1-D one with its cases, extremes and mistakes). Each exercise's module imports what it uses
+from here; this module names no exercise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from .model import (
+    Buffer,
+    Case,
+    FindingHint,
+    Inputs,
+    Limits,
+    Mistake,
+    Outputs,
+    Scalar,
+    beyond_the_data,
+    random_ints,
+    rounded_up,
+    wide_floats,
+    wide_ints,
+)
+
+# ---------------------------------------------------------------------------------------------------
+# The extremes of a launch.
+
+
+def guarded_extremes(limits: Limits) -> tuple[Case, ...]:
+    """One element per work-item, at the device's largest work-group: the data shorter than one
+    work-group, the range past it by less than one work-group and by several; values across the
+    whole range."""
+    local = limits.widest_1d()
+    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n}, values="wide"))
+
+
+def square_and_flat(limits: Limits, make: Callable[[int, int, tuple[int, int]], Case]
+                    ) -> tuple[Case, ...]:
+    """2-D extremes: the largest square work-group, and the largest one a single row long, each
+    over a grid that is not a multiple of it and spills past it by less than one work-group.
+    ``make(width, height, local)`` builds the case."""
+    t, row = limits.widest_square(), limits.widest_1d()
+    return (make(2 * t + 5, t + 3, (t, t)), make(t // 2 + 1, 3 * t + 1, (t, t)),
+            make(row + 9, 3, (row, 1)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# c[i] = a[i] + b[i] on ints.
+
+PAIR_SUM_ARGS = (
+    Buffer("a", np.int32, "in", lambda c: c["n"]),
+    Buffer("b", np.int32, "in", lambda c: c["n"]),
+    Buffer("c", np.int32, "out", lambda c: c["n"]),
+    Scalar("n", np.uint32, lambda c: c["n"]),
+)
+
+
+def pair_sum(case: Case, inputs: Inputs) -> Outputs:
+    return {"c": inputs["a"] + inputs["b"]}
+
+
+def pair_sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"a": random_ints(rng, case["n"]), "b": random_ints(rng, case["n"])}
+
+
+def wide_pair_sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    a, b = wide_ints(rng, case["n"])
+    return {"a": a, "b": b}
+
+
+# ---------------------------------------------------------------------------------------------------
+# The minimum over a window (an erosion), in 1-D and along the axes of an image.
+
+def window_min(x: np.ndarray, radius: int, hi: int | None = None, axis: int = -1) -> np.ndarray:
+    """Minimum over the window [i - radius, i + hi] along ``axis``, clipped to the data (hi
+    defaults to radius), in float64. Minimums over spans of 1, 2, 4, ... first, then two
+    overlapping spans per window: a few passes over the data where one per element of the window
+    took a tenth of a second on a million floats."""
+    hi = radius if hi is None else hi
+    x = np.moveaxis(np.asarray(x, dtype=np.float64), axis, -1)
+    n, width = x.shape[-1], radius + hi + 1
+    m = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(radius, radius)], constant_values=np.inf)
+    span = 1
+    while 2 * span <= width:
+        m = np.minimum(m[..., :-span], m[..., span:])
+        span *= 2
+    out = np.minimum(m[..., :n], m[..., width - span:width - span + n])
+    return np.moveaxis(out, -1, axis)
+
+
+def _window_1d(x: np.ndarray, radius: int, hi: int | None = None) -> np.ndarray:
+    return window_min(x, radius, hi).astype(np.float32)
+
+
+def window_1d(case: Case, inputs: Inputs) -> Outputs:
+    """``out[i]``: the minimum of ``in`` over i - radius .. i + radius, clipped to the data."""
+    return {"out": _window_1d(inputs["in"], case["radius"])}
+
+
+def _borders_skipped_1d(case: Case, inputs: Inputs) -> Outputs:
+    n, r = case["n"], case["radius"]
+    got = window_1d(case, inputs)["out"].astype(np.float64)
+    got[:min(r, n)] = np.nan
+    got[max(n - r, 0):] = np.nan
+    return {"out": got}
+
+
+def _window_short(case: Case, inputs: Inputs) -> Outputs:
+    if case["radius"] == 0:
+        raise ValueError("no window to shorten")
+    return {"out": _window_1d(inputs["in"], case["radius"], hi=case["radius"] - 1)}
+
+
+CLIPPING = ("the window is not clipped at the borders: j must stay within 0 .. n - 1. Careful with "
+            "i - radius on a uint: below 0 it wraps around to a huge index")
+
+
+def clipping_finding(hint: int, where: str = "0 .. n - 1") -> FindingHint:
+    """An out-of-bounds read of global memory in a window kernel: the window is not clipped to
+    ``where`` (``hint``: the exercise's hint about clipping)."""
+    return FindingHint("out_of_bounds_read", CLIPPING.replace("0 .. n - 1", where), "global",
+                       hint=hint)
+
+
+def window_1d_cases() -> tuple[Case, ...]:
+    rows = [(1, 64, 1), (100, 32, 0), (1000, 256, 3), (4096, 64, 7), (777, 128, 2), (5, 1, 4),
+            (300, 16, 20), (1 << 20, 256, 5), ((1 << 20) + 3, 128, 16)]
+    return tuple(Case((rounded_up(n, loc),), (loc,), {"n": n, "radius": r}, small=n <= 4096)
+                 for n, loc, r in rows)
+
+
+def window_1d_extremes(limits: Limits, tile: bool = False) -> tuple[Case, ...]:
+    """At the device's largest work-group (whose tile of local size + 2 * radius floats still
+    fits): the data shorter than one work-group, past it by less than one and by several, with a
+    halo wider than half a work-group in the last; values across the float range."""
+    local = limits.widest_1d(4 if tile else 0, 8 * 300 if tile else 0)
+    radii = (5, 3, min(local // 2 + 1, 300))
+    cases = beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n}, values="wide"))
+    return tuple(replace(c, params={**c.params, "radius": r})
+                 for c, r in zip(cases, radii, strict=True))
+
+
+def wide_1d(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"in": wide_floats(rng, case["n"])}
+
+
+def window_1d_mistakes(borders: int, window: int) -> tuple[Mistake, ...]:
+    """The mistakes of a 1-D window minimum, with the numbers of the exercise's hints about the
+    borders and about the window."""
+    return (
+        Mistake("borders skipped", _borders_skipped_1d,
+                "the elements within {radius} of each end were not written: near the borders the "
+                "window must be clipped to the data (j from max(i, radius) - radius to "
+                "min(i + radius, n - 1): on a uint, i - radius wraps around below 0), not "
+                "skipped", hint=borders),
+        Mistake("window one short", _window_short,
+                "the window stops one element short: it covers i - radius .. i + radius - 1, but "
+                "both ends belong to it (2 * radius + 1 elements: j <= i + radius)", hint=window),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# A tree in local memory.
+
+def divergent_tree_barrier(hint: int) -> FindingHint:
+    """A barrier of a tree reduction that not every work-item reaches."""
+    return FindingHint("divergent_barrier", "a barrier sits inside a branch or a loop that not "
+                       "every work-item of the group takes (an if (i < n), an if (lid < s), or a "
+                       "loop whose count differs): move the barrier out, and let every work-item "
+                       "loop alike", hint=hint)

@@ -1,0 +1,128 @@
+"""parallel_sum (notebook 07): a partial sum per work-group, reduced in local memory; and the
+study kernels of the reduction ladder, which the same engine checks (Oclgrind included) with
+cases that fit each one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .common import divergent_tree_barrier
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    FindingHint,
+    Inputs,
+    Limits,
+    LocalMem,
+    Mistake,
+    Outputs,
+    Scalar,
+    beyond_the_data,
+    random_ints,
+    register,
+    rounded_up,
+    study_record,
+)
+
+
+def _grid_stride_partials(case: Case, inputs: Inputs, upto: int | None = None) -> Outputs:
+    """Partial sums when element i belongs to work-item i % global size (a grid-stride loop);
+    only the view (their total) is compared, so any other split passes as well."""
+    g, loc = case.global_size[0], case.local_size[0]
+    src = inputs["src"][: case["n"] if upto is None else min(upto, case["n"])].astype(np.int64)
+    owner = (np.arange(src.size) % g) // loc
+    sums = np.bincount(owner, weights=src, minlength=case.num_groups[0])
+    return {"partial": np.rint(sums).astype(np.int64)}
+
+
+def _total(case: Case, partial: np.ndarray) -> np.ndarray:
+    return np.array([np.asarray(partial, dtype=np.float64).sum()])
+
+
+def _sum_cases(rows: list[tuple[int, int, int]]) -> tuple[Case, ...]:
+    return tuple(Case((loc * groups,), (loc,), {"n": n}, small=n <= 5000 and loc * groups <= 5000)
+                 for n, loc, groups in rows)
+
+
+def _sum_extremes(limits: Limits) -> tuple[Case, ...]:
+    """At the device's largest power-of-two work-group: fewer elements than one work-group, the
+    range past the data by less than one work-group and by several, and fewer work-items than
+    elements."""
+    local = limits.widest_1d(4)
+    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n})) + (
+        Case((2 * local,), (local,), {"n": 5 * local + 3}),)
+
+
+_SUM_ARGS_3 = (
+    Buffer("src", np.int32, "in", lambda c: c["n"]),
+    Buffer("partial", np.int32, "out", lambda c: c.num_groups[0]),
+    Scalar("n", np.uint32, lambda c: c["n"]),
+    LocalMem("scratch", np.int32, lambda c: c.local_size[0]),
+)
+
+_SUM_HINTS = (
+    "Two stages: each work-item first adds up its own elements in a private `int`; then the "
+    "work-group adds its work-items' sums in `scratch`, and work-item 0 writes the group's sum "
+    "to `partial[get_group_id(0)]`.",
+    "A work-item's own elements: start at `i = get_global_id(0)` and step by "
+    "`get_global_size(0)` while `i < n` (the range may be smaller or larger than `n`).",
+    "The tree: each work-item stores its sum at `scratch[get_local_id(0)]`, then a barrier; at "
+    "each step `s` = half the local size, a quarter, ..., 1, the work-items below `s` add the "
+    "element `s` places above their own onto it, with a barrier after each step. The lower half "
+    "adding the upper half keeps the working work-items packed together.",
+    "Every work-item must reach every barrier: keep the barriers out of `if (i < n)` and out of "
+    "`if (lid < s)`, and let every work-item run the tree's loop the same number of times.",
+)
+
+_SUM_FINDINGS = (
+    FindingHint("race", "a barrier is missing: work-items read scratch before the others "
+                "have finished writing it (one barrier after the stores, one after each step)",
+                "local", hint=3),
+    divergent_tree_barrier(hint=4),
+    FindingHint("out_of_bounds_read", "src was read past its end: guard every read with i < n",
+                "global", hint=2),
+)
+
+register(Exercise(
+    name="parallel_sum",
+    title="Sum an array: a partial sum per work-group, reduced in local memory",
+    notebook="07-parallel-sum",
+    args=_SUM_ARGS_3,
+    cases=_sum_cases([(1000, 64, 4), (4096, 256, 16), (10007, 128, 8), (50, 32, 4),
+                      (1, 1, 1), (777, 16, 100), (3, 2, 1), (100000, 256, 30),
+                      ((1 << 20) + 3, 256, 120), (4099, 64, 64), (40, 32, 2)]),
+    make_inputs=lambda case, rng: {"src": random_ints(rng, case["n"], 1000)},
+    reference=_grid_stride_partials,
+    view=_total,
+    view_label="the sum of the partial sums",
+    rtol=0.0,
+    atol=0.0,
+    hints=_SUM_HINTS,
+    mistakes=(
+        Mistake("one element each", lambda c, i: _grid_stride_partials(c, i, c.work_items),
+                "only the first {global_} elements were added: the range has fewer work-items "
+                "than n = {n} elements, so each work-item must add several (a loop with "
+                "i += get_global_size(0))", hint=2),
+    ),
+    finding_hints=_SUM_FINDINGS,
+    widest=_sum_extremes,
+    tiled=True,
+    contract=("`partial[get_group_id(0)]` = the sum of the elements this work-group covers; the "
+              "host adds the partials; global size may be smaller or larger than n"),
+    place=(3, 0),
+))
+
+
+def _ladder_sum_cases(per: int) -> tuple[Case, ...]:
+    out = []
+    for n, loc in [(1000, 64), (4096, 256), (777, 128), (5000, 64)]:
+        g = rounded_up(-(-n // per), loc) if per else loc * 3
+        out.append(Case((g,), (loc,), {"n": n}, small=True))
+    return tuple(out)
+
+
+# sum_global adds in place in src, which the checker's contract forbids: the study checks it.
+for _fn, _per in [("sum_local", 1), ("sum_local_two", 2), ("sum_sequential", 2), ("sum_four", 4),
+                  ("sum_warp_unrolled", 4), ("sum_modern", 0), ("sum_chunks", 0)]:
+    study_record("parallel_sum", _fn, "reduction.cl", _ladder_sum_cases(_per))

@@ -1,0 +1,106 @@
+"""strided_fix (notebook 06), a performance exercise: y = a x + y with neighbouring work-items
+on neighbouring elements, from the chunked kernel saxpy_chunks (checked by the same engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    Inputs,
+    Limits,
+    Mistake,
+    Outputs,
+    Performance,
+    Scalar,
+    grid_stride_details,
+    random_floats,
+    register,
+    short_of_the_data,
+    study_record,
+)
+
+
+def _saxpy(case: Case, inputs: Inputs) -> Outputs:
+    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
+
+
+def _saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
+
+
+def _saxpy_extremes(limits: Limits) -> tuple[Case, ...]:
+    """Fewer work-items than elements at the device's largest work-group."""
+    local = limits.widest_1d()
+    return short_of_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "a": 2.5}))
+
+
+def _saxpy_cases() -> tuple[Case, ...]:
+    rows = [(1000, 64, 16), (4096, 512, 128), (777, 128, 32), (100, 32, 32), (3000, 96, 8),
+            (5, 1, 1), (1 << 20, 4096, 256), ((1 << 20) + 3, 8192, 128)]
+    return tuple(Case((g,), (loc,), {"n": n, "a": 2.5}, small=n <= 4096) for n, g, loc in rows)
+
+
+def _saxpy_first(count: Callable[[Case], int]) -> Callable[[Case, Inputs], Outputs]:
+    """y after a kernel that updates only its first ``count(case)`` elements (the rest unchanged)."""
+    def model(case: Case, inputs: Inputs) -> Outputs:
+        got = inputs["y"].astype(np.float64)
+        k = min(count(case), got.size)
+        got[:k] = _saxpy(case, inputs)["y"][:k]
+        return {"y": got}
+    return model
+
+
+def _saxpy_perf(n: int, g: int) -> Case:
+    return Case((g,), (256,), {"n": n, "a": 2.5})
+
+
+register(Exercise(
+    name="strided_fix",
+    title="y = a x + y with neighbouring work-items on neighbouring elements",
+    notebook="06-memory-access",
+    args=(
+        Buffer("x", np.float32, "in", lambda c: c["n"]),
+        Buffer("y", np.float32, "inout", lambda c: c["n"]),
+        Scalar("a", np.float32, lambda c: c["a"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+    ),
+    cases=_saxpy_cases(),
+    make_inputs=_saxpy_inputs,
+    reference=_saxpy,
+    rtol=1e-6,
+    atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
+    hints=(
+        "The chunks are the trouble: at every step of the loop, neighbouring work-items are a "
+        "whole chunk apart. Keep a loop in every work-item, but change which elements it visits, "
+        "so that at every step the work-items together cover `get_global_size(0)` neighbouring "
+        "elements.",
+        "Start at `get_global_id(0)` and step by `get_global_size(0)`: the grid-stride loop of "
+        "`sum_ints_multi`.",
+        "`n` need not be a multiple of the global size: loop while the index is below `n` rather "
+        "than counting steps.",
+    ),
+    mistakes=(
+        Mistake("one element each", _saxpy_first(lambda c: c.global_size[0]),
+                "only the first {global_} elements were updated, one per work-item: there are "
+                "fewer work-items than elements, so each one loops (i, i + get_global_size(0), ... "
+                "while i < n)", hint=1),
+        Mistake("leftover", _saxpy_first(lambda c: c["n"] // c.global_size[0] * c.global_size[0]),
+                "the last {leftover} elements were not updated: n = {n} is not a multiple of the "
+                "global size {global_}; loop while the index is below n instead of counting steps",
+                details=grid_stride_details, hint=3),
+    ),
+    performance=Performance(_saxpy_perf(1 << 24, 1 << 16), _saxpy_perf(1 << 20, 1 << 13),
+                            given=("level3.cl", "saxpy_chunks")),
+    widest=_saxpy_extremes,
+    contract=("`y[i] = a * x[i] + y[i]` for `i < n`, fewer work-items than n; at every step "
+              "neighbouring work-items touch neighbouring elements; timed"),
+    place=(3, 3),
+))
+
+# The slow kernels the exercises start from are checked against the same contracts.
+study_record("strided_fix", "saxpy_chunks", "level3.cl", _saxpy_cases())

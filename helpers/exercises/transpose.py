@@ -1,0 +1,123 @@
+"""transpose (notebook 06), a performance exercise: transpose a matrix through a tile in local
+memory; correct is the start, the check also times it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    FindingHint,
+    Inputs,
+    Limits,
+    LocalMem,
+    Mistake,
+    Outputs,
+    Performance,
+    Scalar,
+    random_floats,
+    register,
+    two_d_case,
+    wide_floats,
+)
+
+
+def _transpose(case: Case, inputs: Inputs) -> Outputs:
+    m = inputs["in"].reshape(case["height"], case["width"])
+    return {"out": m.T.ravel().copy()}
+
+
+def _transpose_cases() -> tuple[Case, ...]:
+    rows = [(16, 16, 4), (37, 23, 8), (100, 64, 16), (64, 1, 8), (1, 50, 4), (33, 33, 16),
+            (500, 300, 16), (1024, 768, 16), (129, 257, 8)]
+    return tuple(two_d_case(w, h, (t, t), {"width": w, "height": h}) for w, h, t in rows)
+
+
+def _transpose_extremes(limits: Limits) -> tuple[Case, ...]:
+    """The largest T x T work-group whose T x (T + 1) tile fits, over matrices that are not
+    multiples of T, one narrower than a tile; values across the float range."""
+    t = limits.widest_square(lambda t: 4 * t * (t + 1))
+    return tuple(replace(two_d_case(w, h, (t, t), {"width": w, "height": h}, small_up_to=0),
+                         values="wide")
+                 for w, h in ((2 * t + 5, t + 3), (t // 2 + 1, 3 * t + 1)))
+
+
+def _transposed_as_copy(case: Case, inputs: Inputs) -> Outputs:
+    return {"out": inputs["in"].copy()}
+
+
+def _transpose_perf(side: int, t: int = 16) -> Case:
+    return two_d_case(side, side, (t, t), {"width": side, "height": side}, small_up_to=0)
+
+
+register(Exercise(
+    name="transpose",
+    title="Transpose a matrix through a tile in local memory",
+    notebook="06-memory-access",
+    args=(
+        Buffer("in", np.float32, "in", lambda c: c["width"] * c["height"],
+               shape=lambda c: (c["height"], c["width"])),
+        Buffer("out", np.float32, "out", lambda c: c["width"] * c["height"],
+               shape=lambda c: (c["width"], c["height"])),
+        Scalar("width", np.uint32, lambda c: c["width"]),
+        Scalar("height", np.uint32, lambda c: c["height"]),
+        LocalMem("tile", np.float32, lambda c: c.local_size[0] * (c.local_size[0] + 1)),
+    ),
+    cases=_transpose_cases(),
+    make_inputs=lambda case, rng: {"in": random_floats(rng, case["width"] * case["height"])},
+    reference=_transpose,
+    rtol=0.0,
+    atol=0.0,
+    hints=(
+        "Element `(x, y)` of `in` goes to `out[x * height + y]`. Written straight from `in` to "
+        "`out`, the values are right but the writes are strided, and the check fails a kernel "
+        "that never uses the tile. Through the tile: the work-group reads a `T x T` block of "
+        "`in` into `tile` (neighbours reading neighbouring floats of a row), waits at a "
+        "barrier, then writes the block's transpose to `out` from `tile` (neighbours writing "
+        "neighbouring floats of a row of `out`).",
+        "The block starts at column `get_group_id(0) * T` and row `get_group_id(1) * T` of `in` "
+        "(`T = get_local_size(0)`). Work-item `(lx, ly)` loads the block's element at column "
+        "`lx`, row `ly` into row `ly`, column `lx` of the tile, whose rows are `T + 1` floats "
+        "long.",
+        "The block's transpose starts at row `get_group_id(0) * T` and column "
+        "`get_group_id(1) * T` of `out`. Work-item `(lx, ly)` writes row `block column + ly`, "
+        "column `block row + lx` of `out`, taking the tile's element at row `lx`, column `ly`: "
+        "the roles of `lx` and `ly` swap in the tile, not in `out`, so the writes stay "
+        "coalesced.",
+        "Guard the load (`x < width`, `y < height`) and the store (a row of `out` below "
+        "`width`, a column below `height`), never the barrier: every work-item must reach it, "
+        "also those outside the matrix, so none returns before it.",
+    ),
+    mistakes=(
+        Mistake("copied", _transposed_as_copy,
+                "out holds a copy of in, not its transpose: element (x, y) of in, "
+                "in[y * width + x], goes to out[x * height + y]", hint=1),
+    ),
+    finding_hints=(
+        FindingHint("race", "a barrier(CLK_LOCAL_MEM_FENCE) is missing between the loads into "
+                    "tile and the reads of it: a work-item reads what another one wrote",
+                    "local", hint=1),
+        FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it, "
+                    "or a barrier inside an if): guard the load and the store instead", hint=4),
+        FindingHint("out_of_bounds_read", "in was read past its end: guard x < width and "
+                    "y < height before loading", "global", hint=4),
+        FindingHint("out_of_bounds_write", "out was written past its end: its rows are height "
+                    "floats long and there are width of them; guard the store", "global", hint=4),
+        FindingHint("out_of_bounds_read", "tile was read past its end: it holds T * (T + 1) "
+                    "floats, rows of T + 1", "local", hint=2),
+    ),
+    performance=Performance(_transpose_perf(2048), _transpose_perf(512)),
+    widest=_transpose_extremes,
+    tiled=True,
+    wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
+    contract=("`in` row-major height x width, `out` row-major width x height, `out[x * height + y] "
+              "= in[y * width + x]`; 2-D range, dimension 0 = column x of `in`; square work-groups "
+              "T x T (T a power of two); `tile` holds T * (T + 1) floats and is used (the block "
+              "passes through it); reads and writes of global memory coalesced; global size may "
+              "exceed the matrix; timed against the copy bandwidth"),
+    place=(3, 2),
+))
