@@ -11,11 +11,13 @@ from helpers.checking import run_check
 from helpers.exercises import exercises, get
 from helpers.exercises.cells import (
     check_cell,
+    contract_tables,
     hint_cell,
     hint_span,
     hints_markdown,
     kernel_cell,
     source,
+    table_span,
 )
 from helpers.kernels import KERNELS, SOLUTIONS
 
@@ -72,6 +74,20 @@ def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
     code = check_cell(nb["cells"], name)
     assert source(nb["cells"][code]) == kernel_cell(ex, committed(f"kernels/{name}.cl").decode()), \
         f"{ex.notebook}, cell {code}: run python tools/sync_exercise_cells.py"
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("path", ["docs/design.md", "README.md"])
+def test_the_contract_tables_are_made_from_the_records(path):
+    """docs/design.md's contract table (every exercise) and the README's (the performance
+    exercises) are what tools/sync_exercise_cells.py renders from the records: each row the
+    exercise's name, its parameters and its ``contract``."""
+    assert all(ex.contract for ex in exercises()), "an exercise without a contract"
+    text = committed(path).decode()
+    span = table_span(text)
+    assert span is not None, f"{path} has no contract-table markers"
+    assert text[span[0]:span[1]].strip() == contract_tables()[path], \
+        f"{path}: run python tools/sync_exercise_cells.py"
 
 
 @pytest.mark.parametrize("name", EXERCISES)

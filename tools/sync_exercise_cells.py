@@ -1,5 +1,6 @@
 """Write every exercise's hints (from the registry) and its ``%%kernel NAME`` cell (over the skeleton
-in kernels/) into its notebook, and the skeletons' digests into helpers/data/skeletons.json.
+in kernels/) into its notebook, the skeletons' digests into helpers/data/skeletons.json, and the
+contract tables (from the records) into docs/design.md and README.md.
 
     python tools/sync_exercise_cells.py [--check]
 
@@ -14,7 +15,12 @@ its check that holds hint blocks) this replaces everything from the first
 blocks is kept. An exercise with no hint cell gets the blocks at the end of the markdown cell just
 before its check. Nothing else of a notebook changes, and outputs stay empty.
 
-``--check``: change nothing, list the cells that differ, exit 1 if any do (0 if none).
+The contract tables (NAME | signature | what it must do) lie between the markers
+``<!-- contract-table: ... -->`` and ``<!-- end of contract-table -->``: every exercise's in
+docs/design.md section 4, the performance exercises' in README.md; only what lies between the
+markers is replaced (see ``contract_tables`` in helpers/exercises/cells.py).
+
+``--check``: change nothing, list the cells and tables that differ, exit 1 if any do (0 if none).
 """
 
 from __future__ import annotations
@@ -30,19 +36,22 @@ sys.path.insert(0, str(ROOT))
 from helpers.exercises import exercises  # noqa: E402
 from helpers.exercises.cells import (  # noqa: E402
     check_cell,
+    contract_tables,
     hint_cell_or_place,
     kernel_cell,
     set_source,
     source,
     with_hints,
+    with_table,
 )
 from helpers.magic import SKELETONS, digest  # noqa: E402
 
 
 def sync(check_only: bool = False) -> list[str]:
     """Bring every hint cell and exercise cell in line with the registry and kernels/
-    (``check_only``: only say which differ). Returns 'notebook: exercise (cell N)' for each cell
-    that was, or would be, changed."""
+    (``check_only``: only say which differ), then the contract tables (:func:`sync_tables`).
+    Returns 'notebook: exercise (cell N)' for each cell, and the file of each table, that was, or
+    would be, changed."""
     changed: list[str] = []
     notebooks: dict[Path, dict] = {}
     touched: set[Path] = set()
@@ -77,20 +86,39 @@ def sync(check_only: bool = False) -> list[str]:
             with path.open("w", encoding="utf-8") as f:
                 json.dump(notebooks[path], f, indent=1, ensure_ascii=False)
                 f.write("\n")
+    return changed + sync_tables(check_only)
+
+
+def sync_tables(check_only: bool = False) -> list[str]:
+    """Bring the contract tables of docs/design.md and README.md in line with the records
+    (``check_only``: only say which differ). Returns the files that were, or would be, changed."""
+    changed = []
+    for relative, table in contract_tables().items():
+        path = ROOT / relative
+        text = path.read_text(encoding="utf-8")
+        try:
+            wanted = with_table(text, table)
+        except ValueError as e:
+            raise SystemExit(f"{relative}: {e}") from None
+        if wanted != text:
+            changed.append(f"{relative}: the contract table")
+            if not check_only:
+                path.write_text(wanted, encoding="utf-8")
     return changed
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true",
-                    help="change nothing; exit 1 if a hint cell differs from the registry")
+                    help="change nothing; exit 1 if a cell or a table differs from the registry")
     args = ap.parse_args()
     changed = sync(check_only=args.check)
     verb = "differs" if args.check else "rewritten"
     for line in changed:
         print(f"{verb}: {line}")
     if not changed:
-        print("every hint cell and exercise cell agrees with the registry and kernels/")
+        print("every hint cell, exercise cell and contract table agrees with the registry and "
+              "kernels/")
     return 1 if args.check and changed else 0
 
 
