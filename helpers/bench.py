@@ -376,19 +376,18 @@ def crossover(points: list[dict]) -> float | None:
 
 def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     """The erosion exercises of notebook 03 timed side by side (the solutions, or the learner's
-    kernels once they have passed)."""
-    from .exercises import Case, rounded_up, two_d_case
+    kernels once they have passed), each on the launch its record names (``bench_cases``)."""
+    from .exercises import exercises
 
-    n, r = (1 << 18, 8) if small_sizes() else (1 << 24, 8)
-    side = 256 if small_sizes() else 2048
-    one_d = Case((rounded_up(n, 256),), (256,), {"n": n, "radius": r})
-    two_d = two_d_case(side, side, (16, 16), {"width": side, "height": side, "radius": 2})
     rows, left_out = [], []
-    for name, case in (("erosion_1d", one_d), ("erosion_1d_local", one_d), ("erosion_2d", two_d)):
+    for ex in exercises():
+        if ex.notebook != "03-local-memory" or ex.bench_cases is None:
+            continue
+        case = ex.bench_cases[1 if small_sizes() else 0]
         try:
-            rows.append(time_exercise(ctx, queue, name, case))
+            rows.append(time_exercise(ctx, queue, ex.name, case))
         except (KernelLeftOut, KernelBuildError) as e:
-            left_out.append(left_out_sentence(f"{name} left out of the timings", e))
+            left_out.append(left_out_sentence(f"{ex.name} left out of the timings", e))
             print(left_out[-1])
     return {"experiment": "erosion_timings", "rows": rows, "left_out": left_out,
             "environment": environment(queue.device)}

@@ -210,7 +210,7 @@ def build(ctx: cl.Context, name: str, *, solutions: bool | None = None,
           options: list[str] | None = None) -> cl.Program:
     """Build kernel file ``name`` (see :func:`kernel_path`) for every device of ``ctx``.
 
-    Example: ``prg = build(ctx, "float_copy"); prg.float_copy(queue, ...)``.
+    Example: ``prg = build(ctx, "scale"); prg.scale(queue, ...)``.
     """
     path = kernel_path(name, solutions=solutions)
     return build_file(ctx, path, options=options)

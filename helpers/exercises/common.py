@@ -145,6 +145,14 @@ def window_1d_extremes(limits: Limits, tile: bool = False) -> tuple[Case, ...]:
                  for c, r in zip(cases, radii, strict=True))
 
 
+def window_1d_bench_cases() -> tuple[Case, Case]:
+    """The launches the bench times a 1-D erosion on (``Exercise.bench_cases``): 2^24 floats, 2^18
+    with small sizes, radius 8, work-groups of 256; the same for both, which it times side by
+    side."""
+    return tuple(Case((rounded_up(n, 256),), (256,), {"n": n, "radius": 8})
+                 for n in (1 << 24, 1 << 18))
+
+
 def wide_1d(case: Case, rng: np.random.Generator) -> Inputs:
     return {"in": wide_floats(rng, case["n"])}
 

@@ -8,6 +8,7 @@ from .common import (
     clipping_finding,
     wide_1d,
     window_1d,
+    window_1d_bench_cases,
     window_1d_cases,
     window_1d_extremes,
     window_1d_mistakes,
@@ -52,4 +53,5 @@ register(Exercise(
     contract=("`out[i] = min(in[j])` over `max(0, i-radius) <= j <= min(n-1, i+radius)`; global "
               "memory only"),
     place=(2, 1),
+    bench_cases=window_1d_bench_cases(),
 ))

@@ -9,6 +9,7 @@ from .common import (
     clipping_finding,
     wide_1d,
     window_1d,
+    window_1d_bench_cases,
     window_1d_cases,
     window_1d_extremes,
     window_1d_mistakes,
@@ -95,4 +96,5 @@ register(Exercise(
     wide_inputs=wide_1d,
     contract="same result; `tile` holds `local size + 2*radius` floats and is used",
     place=(2, 2),
+    bench_cases=window_1d_bench_cases(),
 ))

@@ -49,6 +49,10 @@ def _erosion_2d_cases() -> tuple[Case, ...]:
                  for w, h, lx, ly, r in rows)
 
 
+def _bench_case(side: int) -> Case:
+    return two_d_case(side, side, (16, 16), {"width": side, "height": side, "radius": 2})
+
+
 register(Exercise(
     name="erosion_2d",
     title="Erosion of an image: the minimum over a square window",
@@ -94,4 +98,6 @@ register(Exercise(
     contract=("row-major image; 2-D range, dimension 0 = column; min over the (2r+1)^2 window "
               "clipped to the image"),
     place=(2, 3),
+    # timed beside the 1-D erosions by the bench: 2048 x 2048 pixels, 256 x 256 with small sizes
+    bench_cases=(_bench_case(2048), _bench_case(256)),
 ))

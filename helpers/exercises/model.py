@@ -275,6 +275,8 @@ class Exercise:
     # rank in the level); ties keep the order of registration, and a record that gives none
     # comes after the course's own.
     place: tuple[int, int] = (9, 0)
+    # The launches the bench times it on (``python -m helpers bench``): (full sizes, small sizes).
+    bench_cases: tuple[Case, Case] | None = None
 
     def cases_for(self, limits: Limits | None) -> list[Case]:
         """The record's cases, then those of the extremes ``limits`` allow (none without them)."""
