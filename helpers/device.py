@@ -149,10 +149,9 @@ def _version_key(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", text))
 
 
-# CPU platforms in the order the course prefers them: Intel's runtime is maintained, runs the
-# course's kernels correctly and about twice as fast as the pip PoCL 3.0-rc2 (a 2022 release
-# candidate that miscompiles a reduction and crashes on some CPUs); PoCL after it.
-CPU_PREFERENCE = ("Intel(R) OpenCL", "Portable Computing Language")
+# CPU platforms in the order the course prefers them: Intel's runtime, then PoCL (why, and where it
+# was measured: helpers/data/drivers.json, docs/platforms.md)
+CPU_PREFERENCE = known.cpu_preference()
 
 
 def _rank(dev: cl.Device) -> tuple:

@@ -132,3 +132,37 @@ def test_every_tool_loads_without_running_anything():
     for script in sorted(TOOLS.glob("*.sh")):
         syntax = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
         assert syntax.returncode == 0, f"{script.name}: {syntax.stderr}"
+
+
+def test_the_driver_facts_are_data_with_why_and_where_each_was_seen():
+    from helpers import apart, device, known, studies
+
+    facts = known.drivers()
+    gaps = facts["oclgrind_gaps"]
+    explained = (*facts["cpu_preference"], *facts["known_wrong"], gaps, facts["crash_words"],
+                 *facts["environment"])
+    assert all(e["why"].strip() for e in explained)
+    sourced = (*facts["cpu_preference"], *facts["known_wrong"], *gaps["seen"], facts["crash_words"])
+    assert all(e["source"].strip() for e in sourced)
+    # the code reads its tables from the data
+    assert device.CPU_PREFERENCE == known.cpu_preference() == (
+        "Intel(R) OpenCL", "Portable Computing Language")
+    assert studies.KNOWN_WRONG == known.known_wrong()
+    assert set(known.driver_variables()[1]) <= set(apart.KEPT_PREFIXES)
+    assert apart.crash_summary(-6, "LLVM ERROR: Cannot select: t1\nbye")[1].startswith("LLVM")
+
+
+def test_the_data_file_ships_with_the_package():
+    tomllib = __import__("pytest").importorskip("tomllib")
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert any(fnmatch.fnmatch("drivers.json", p) for p in data["helpers.data"])
+
+
+def test_docs_platforms_driver_section_is_rendered_from_the_data():
+    from helpers.known import platforms_markdown
+
+    text = (ROOT / "docs" / "platforms.md").read_text(encoding="utf-8")
+    heading = platforms_markdown().splitlines()[0]
+    assert text.count(heading) == 1
+    assert text[text.index(heading):] == platforms_markdown(), \
+        "docs/platforms.md differs from helpers/data/drivers.json: run python tools/platforms_doc.py"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .. import known
+
 # Turn on the checks that are off by default; bound the flood a badly broken kernel makes.
 ENVIRONMENT = {
     "OCLGRIND_DATA_RACES": "1",
@@ -41,8 +43,9 @@ _LOCATION = re.compile(r"At line (\d+) \(column (\d+)\)")
 # Oclgrind stops simulating a work-group at an instruction it (or one of its plugins) cannot handle:
 # "OCLGRIND FATAL ERROR (/deps/Oclgrind/src/plugins/Uninitialized.cpp:1805)", then the reason
 # ("Unsupported instruction: freeze"); and, from its core, "Undefined external function: llvm.*"
+# (the words it begins such a line with, and the gaps seen: helpers/data/drivers.json)
 _FATAL = re.compile(r"OCLGRIND FATAL ERROR \(([^)]*)\)")
-_GAP_REASON = re.compile(r"^\s*((?:Unsupported|Unhandled|Unimplemented|Undefined external|Unknown)"
+_GAP_REASON = re.compile(r"^\s*((?:" + "|".join(map(re.escape, known.oclgrind_gap_reasons())) + ")"
                          r"[\w ]*: *[\w.$]+)", re.MULTILINE)
 _ENTITY = re.compile(r"Global\(([\d,]+)\) Local\(([\d,]+)\) Group\(([\d,]+)\)")
 _WORK_GROUP = re.compile(r"Work-group: \(([\d,]+)\)")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyopencl as cl
 
+from .. import known
 from ..kernels import display_path
 from .advanced import contention, histogram_experiment, sum_single_pass
 from .harness import STUDIES, experiment, measure, study_result
@@ -52,17 +53,9 @@ SMALL: dict[str, dict] = {
 }
 
 # Kernels whose wrong results are lessons of the course, and the devices they are wrong on (a piece
-# of the platform version; None: any device, as a data race may show anywhere).
-KNOWN_WRONG: dict[str, tuple[str | None, str]] = {
-    "sum_local": ("PoCL", "PoCL miscompiles the interleaved tree reduction (wrong sums on 3.0, 3.1 "
-                          "and 5.0; pocl issue #1390), which Oclgrind runs correctly"),
-    "sum_local_two": ("PoCL", "PoCL miscompiles the interleaved tree reduction (wrong sums on 3.0, "
-                              "3.1 and 5.0; pocl issue #1390), which Oclgrind runs correctly"),
-    "sum_warp_unrolled": (None, "racy by design: it relies on work-items running in lock-step, "
-                                "which OpenCL does not promise (Oclgrind reports the race)"),
-    "mv_group_warp": (None, "racy by design: it relies on work-items running in lock-step, which "
-                            "OpenCL does not promise (Oclgrind reports the race)"),
-}
+# of the platform version; None: any device, as a data race may show anywhere), with why: driver
+# facts, kept with their sources in helpers/data/drivers.json.
+KNOWN_WRONG: dict[str, tuple[str | None, str]] = known.known_wrong()
 
 
 def known_wrong(kernel: str, dev: cl.Device) -> str | None:
