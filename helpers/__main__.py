@@ -198,7 +198,7 @@ def _tune(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m helpers",
                                      description="The course's helpers from a shell.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -209,6 +209,14 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("lab", help="setup if needed, then open JupyterLab at the course folder, "
                        "on notebook 00")
     add_arguments(p, lab_too=True)
+    _add_checking(sub)
+    _add_grading(sub)
+    _add_measuring(sub)
+    return parser
+
+
+def _add_checking(sub) -> None:
+    """devices, exercises, check, hint."""
     p = sub.add_parser("devices", help="list every OpenCL platform and device with its facts")
     p.add_argument("--check", action="store_true",
                    help="run every kernel the course ships on every device, each device in a "
@@ -235,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("name", help="the exercise, e.g. float_copy")
     p.add_argument("number", nargs="?", type=int, default=1, help="which hint (default 1)")
     p.add_argument("--solution", action="store_true", help="the course's solution, after the hints")
+
+
+def _add_grading(sub) -> None:
+    """grade."""
     p = sub.add_parser("grade", help="grade a class: every learner's kernels, every exercise")
     p.add_argument("submissions", help="a folder of learners' folders (each with kernels/), or a "
                                        ".zip/.tar/.tar.gz of them")
@@ -257,6 +269,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-archive-mb", type=float, default=50.0,
                    help="an archive of submissions that would expand past this many MB is refused "
                         "(default 50)")
+
+
+def _add_measuring(sub) -> None:
+    """profile, bench, tune."""
     p = sub.add_parser("profile", help="where the time of a small OpenCL program goes; "
                                         "profile check NAME: where a check's time goes")
     p.add_argument("what", nargs="?", choices=["check"], help="check: profile a check")
@@ -285,6 +301,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--strategy", default="random_sample", help="a kernel_tuner strategy "
                                                                 "(default random_sample)")
     p.add_argument("--json", action="store_true", help="print the whole record as JSON")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help

@@ -154,102 +154,131 @@ def refused_report(chk: Check, dev, why: str) -> CheckReport:
     return CheckReport(chk.ex.name, False, msg, chk.path, chk.seed, dp)
 
 
+class _Beside:
+    """The Oclgrind pass on the small cases, run beside the device pass (they are independent);
+    it is stopped when the device's outcome calls for no Oclgrind run, or a short one. With
+    several Oclgrind workers (COURSE_OCLGRIND_WORKERS, see options.default_oclgrind_workers) the
+    small cases are dealt out among them, and the widest case, which a kernel that passes them
+    would run next, runs beside them from the start."""
+
+    def __init__(self, chk: Check):
+        options = chk.options
+        self.small = [c for c in chk.ex.cases if c.small]
+        workers = 1 if options.passes_in_turn else options.grind_workers
+        self.first = self.small + (widest_case(chk.ex) if self.small and workers > 1 else [])
+        self.stop = Event()
+        self.future = None
+        if self.small and not options.passes_in_turn:
+            pool = ThreadPoolExecutor(1, thread_name_prefix="oclgrind-pass")
+            self.future = pool.submit(oclgrind_split, chk, self.first,
+                                      options.oclgrind_run_timeout, self.stop, workers,
+                                      anticipated=len(self.small))
+            pool.shutdown(wait=False)   # the future completes; the thread ends with it
+
+    def result(self, wanted: bool, within: float | None = None) -> PassResult | None:
+        """The pass if it is wanted; else it is stopped (and None). ``within``: it is given that
+        many seconds more, then stopped, and what it saw is kept."""
+        if self.future is None:
+            return None
+        if not wanted:
+            self.stop.set()
+        elif within is not None:
+            try:
+                self.future.result(timeout=within)
+            except FutureTimeout:
+                self.stop.set()
+        op = self.future.result()   # waited for even when stopped: no worker is left running
+        return op if wanted else None
+
+
+def _after_a_hang(chk: Check, beside: _Beside) -> PassResult | None:
+    """What Oclgrind saw of a kernel the device hung in: the small cases' pass begun with the
+    device's, given a short while more (else the first two small cases, shortly), then, if they
+    were clean, the widest case: the device may have hung because the kernel wrote outside its
+    memory first (a tile too small for the larger work-groups the contract allows: the widest
+    case shows it)."""
+    op = beside.result(True, within=HANG_OCLGRIND_TIMEOUT) if beside.future is not None else \
+        oclgrind_pass(chk, beside.small[:2], HANG_OCLGRIND_TIMEOUT)
+    ran = {c.key() for c in op.cases} if op is not None else set()
+    wide = [c for c in widest_case(chk.ex) if c.key() not in ran]
+    if op is not None and wide and not op.findings and op.hung_in is None:
+        more = oclgrind_pass(chk, wide, HANG_OCLGRIND_TIMEOUT, first_failure=True)
+        op = merged(op, more) if more is not None else op
+    return op
+
+
+def _never_ran_through(chk: Check, dp: PassResult, beside: _Beside, where: str) -> CheckReport:
+    """A kernel that does not build (nothing Oclgrind could add), or that does not end (a short
+    Oclgrind run may still show why: a work-item stuck at a barrier, a write outside a buffer),
+    or that floods its output."""
+    ex, shown = chk.ex, display_path(chk.path)
+    op = None
+    if dp.stuck_after is not None:
+        op = beside.result(True)   # it saw the divergent barrier the device is stuck at
+    elif dp.hung_in is not None:
+        op = _after_a_hang(chk, beside)
+    else:
+        beside.result(False)
+    # a hang after an access outside a buffer (which can corrupt the process) is told so
+    lines = device_failure(ex, dp, chk.options.run_timeout, outside=outside_a_buffer(op))
+    if op is not None:
+        # a divergent barrier is the usual reason a kernel never ends: that comes first
+        found = oclgrind_report(ex, op, shown)
+        lines = found + lines if any(f.kind != "other" for f in op.findings) else lines + found
+    msg = "\n".join([f"{ex.name} failed ({shown}, on {where}):", indent(lines)])
+    if dp.hung_in is not None or dp.flooded:   # it ran: its inputs can be had again
+        msg += "\n" + reproduce_line(ex.name, chk.seed)
+    return with_warnings(CheckReport(ex.name, False, msg, chk.path, chk.seed, dp, op))
+
+
+def _oclgrind_facts(chk: Check, dp: PassResult, beside: _Beside) -> PassResult | None:
+    """Oclgrind's pass over the small cases; if it found nothing wrong there, over the failing
+    cases the device found too (the referee of a miscompile, or a bug only a larger case shows),
+    the smallest first, stopping at the first that Oclgrind gets wrong as well. What it found
+    wrong in the small cases is already the verdict: the larger ones (minutes on Oclgrind) would
+    add nothing. (The cases it did run: a widest case stopped early, as a small case went wrong
+    on a first run that Oclgrind then ran again without a plugin, still runs here once they are
+    clean.)"""
+    small, timeout = beside.small, chk.options.oclgrind_run_timeout
+    op = beside.result(True) if beside.future is not None else (
+        oclgrind_pass(chk, small, timeout) if small else None)
+    ran = {c.key() for c in (op.cases if op is not None else beside.first)}
+    extra = sorted((c for c in oclgrind_cases(chk.ex, dp)[len(small):] if c.key() not in ran),
+                   key=lambda c: c.work_items)
+    if extra and (op is None or op.all_ok() and not op.findings):
+        more = oclgrind_pass(chk, extra, timeout, first_failure=True)
+        op = merged(op, more) if op is not None and more is not None else (more or op)
+    return op
+
+
+def _local_memory_probe(chk: Check, spec: DeviceSpec, dp: PassResult, op: PassResult | None,
+                        small: list) -> PassResult | None:
+    """Where Oclgrind could not look for uninitialized values: the check's own look at local
+    memory (see .poison), on the smallest cases the device got wrong, else on the small cases."""
+    if op is None or not op.skipped_plugin or op.findings or \
+            not uses_local_memory(chk.ex, chk.source):
+        return None
+    wrong = sorted(dp.failing(), key=lambda i: dp.cases[i].work_items)[:2]
+    looked = [dp.cases[i] for i in wrong] or small[:4]
+    return run_pass(chk, spec, looked, guard=True, run_timeout=chk.options.run_timeout,
+                    poison=True)
+
+
 def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     ex, path, seed, options = chk.ex, chk.path, chk.seed, chk.options
     name, shown, spec, where = ex.name, display_path(path), DeviceSpec.of(dev), describe(dev)
-    # The Oclgrind pass on the small cases runs beside the device pass (they are independent);
-    # it is stopped when the device's outcome calls for no Oclgrind run, or a short one.
-    # With several Oclgrind workers (COURSE_OCLGRIND_WORKERS, see options.default_oclgrind_workers)
-    # the small cases are dealt out among them, and the widest case, which a kernel that passes
-    # them would run next, runs beside them from the start.
-    small = [c for c in ex.cases if c.small]
-    workers = 1 if options.passes_in_turn else options.grind_workers
-    first = small + (widest_case(ex) if small and workers > 1 else [])
-    stop = Event()
-    beside = None
-    if small and not options.passes_in_turn:
-        pool = ThreadPoolExecutor(1, thread_name_prefix="oclgrind-pass")
-        beside = pool.submit(oclgrind_split, chk, first, options.oclgrind_run_timeout, stop,
-                             workers, anticipated=len(small))
-        pool.shutdown(wait=False)   # the future completes; the thread ends with it
-    cases = ex.cases_for(device_limits(dev))
-    dp = run_pass(chk, spec, cases, guard=True, run_timeout=options.run_timeout,
-                  stuck=_stuck_watch(beside, bool(dev.type & cl.device_type.GPU)))
-
-    def small_pass(wanted: bool, within: float | None = None) -> PassResult | None:
-        """The pass run beside the device's if it is wanted; else it is stopped (and None).
-        ``within``: it is given that many seconds more, then stopped, and what it saw is kept."""
-        if beside is None:
-            return None
-        if not wanted:
-            stop.set()
-        elif within is not None:
-            try:
-                beside.result(timeout=within)
-            except FutureTimeout:
-                stop.set()
-        op = beside.result()   # waited for even when stopped: no worker is left running
-        return op if wanted else None
-
+    beside = _Beside(chk)
+    dp = run_pass(chk, spec, ex.cases_for(device_limits(dev)), guard=True,
+                  run_timeout=options.run_timeout,
+                  stuck=_stuck_watch(beside.future, bool(dev.type & cl.device_type.GPU)))
     if dp.internal_error:
-        small_pass(False)
+        beside.result(False)
         return CheckReport(name, False, f"The checker itself failed (not your kernel's fault; "
                            f"please report it):\n{dp.internal_error}", path, seed, dp)
-    # A kernel that does not build: nothing Oclgrind could add. One that does not end: a short
-    # Oclgrind run on two small cases may still show why (a work-item stuck at a barrier).
     if dp.build_error or dp.no_kernel or dp.hung_in is not None or dp.flooded:
-        op = None
-        if dp.stuck_after is not None:
-            op = small_pass(True)   # it saw the divergent barrier the device is stuck at
-        elif dp.hung_in is not None:
-            # the small cases' pass begun with the device's, given a short while more (else the
-            # first two small cases, shortly), then, if they were clean, the widest case: the
-            # device may have hung because the kernel wrote outside its memory first (a tile too
-            # small for the larger work-groups the contract allows: the widest case shows it)
-            op = small_pass(True, within=HANG_OCLGRIND_TIMEOUT) if beside is not None else \
-                oclgrind_pass(chk, small[:2], HANG_OCLGRIND_TIMEOUT)
-            ran = {c.key() for c in op.cases} if op is not None else set()
-            wide = [c for c in widest_case(ex) if c.key() not in ran]
-            if op is not None and wide and not op.findings and op.hung_in is None:
-                more = oclgrind_pass(chk, wide, HANG_OCLGRIND_TIMEOUT, first_failure=True)
-                op = merged(op, more) if more is not None else op
-        else:
-            small_pass(False)
-        # a hang after an access outside a buffer (which can corrupt the process) is told so
-        lines = device_failure(ex, dp, options.run_timeout, outside=outside_a_buffer(op))
-        if op is not None:
-            # a divergent barrier is the usual reason a kernel never ends: that comes first
-            found = oclgrind_report(ex, op, shown)
-            lines = found + lines if any(f.kind != "other" for f in op.findings) \
-                else lines + found
-        msg = "\n".join([f"{name} failed ({shown}, on {where}):", indent(lines)])
-        if dp.hung_in is not None or dp.flooded:   # it ran: its inputs can be had again
-            msg += "\n" + reproduce_line(name, seed)
-        return with_warnings(CheckReport(name, False, msg, path, seed, dp, op))
-
-    op = small_pass(True) if beside is not None else (
-        oclgrind_pass(chk, small, options.oclgrind_run_timeout) if small else None)
-    # Oclgrind found nothing wrong in the small cases: the failing cases the device found, on
-    # Oclgrind too (the referee of a miscompile, or a bug only a larger case shows), the smallest
-    # first, stopping at the first that Oclgrind gets wrong as well. What it found wrong in the
-    # small cases is already the verdict: the larger ones (minutes on Oclgrind) would add nothing.
-    # (the cases it did run: a widest case stopped early, as a small case went wrong on a first
-    # run that Oclgrind then ran again without a plugin, still runs here once they are clean)
-    ran = {c.key() for c in (op.cases if op is not None else first)}
-    extra = sorted((c for c in oclgrind_cases(ex, dp)[len(small):] if c.key() not in ran),
-                   key=lambda c: c.work_items)
-    if extra and (op is None or op.all_ok() and not op.findings):
-        more = oclgrind_pass(chk, extra, options.oclgrind_run_timeout, first_failure=True)
-        op = merged(op, more) if op is not None and more is not None else (more or op)
-    probe = None
-    if op is not None and op.skipped_plugin and not op.findings and \
-            uses_local_memory(ex, chk.source):
-        # Oclgrind could not look for uninitialized values: the check's own look at local memory
-        # (see .poison), on the smallest cases the device got wrong, else on the small cases.
-        wrong = sorted(dp.failing(), key=lambda i: dp.cases[i].work_items)[:2]
-        looked = [dp.cases[i] for i in wrong] or small[:4]
-        probe = run_pass(chk, spec, looked, guard=True, run_timeout=options.run_timeout,
-                         poison=True)
+        return _never_ran_through(chk, dp, beside, where)
+    op = _oclgrind_facts(chk, dp, beside)
+    probe = _local_memory_probe(chk, spec, dp, op, beside.small)
     report = verdict(ex, shown, where, dp, op, seed, path, options, probe)
     warned = False
     if report.passed:
@@ -259,17 +288,25 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
                 # the verdict (warnings included) now; the speed lines follow it when timed
                 report, warned = with_warnings(report), True
                 on_verdict(report.message)
-            sp = run_pass(chk, spec, [], guard=False, run_timeout=SPEED_TIMEOUT, speed=True)
-            report.speed_pass = sp
-            lines, reached = speed_report(ex, sp, dev)
-            if options.speed_required and reached is not True:
-                report.passed = False
-                report.message = (f"{name} failed ({shown}, on {where}): it is correct, but this "
-                                  f"check asks for its speed target too.\n" + indent(lines)
-                                  + "".join("\n" + indent([h]) for h in [hints_line(ex, "")] if h))
-            else:
-                report.message += "\n" + indent(lines)
+            _timed(chk, spec, dev, report, where)
     return report if warned else with_warnings(report)
+
+
+def _timed(chk: Check, spec: DeviceSpec, dev, report: CheckReport, where: str) -> None:
+    """A passed performance exercise's speed, beside the solution's and the device's peak; with
+    the target required, a kernel short of it fails."""
+    ex = chk.ex
+    sp = run_pass(chk, spec, [], guard=False, run_timeout=SPEED_TIMEOUT, speed=True)
+    report.speed_pass = sp
+    lines, reached = speed_report(ex, sp, dev)
+    if chk.options.speed_required and reached is not True:
+        report.passed = False
+        report.message = (f"{ex.name} failed ({display_path(chk.path)}, on {where}): it is "
+                          f"correct, but this check asks for its speed target too.\n"
+                          + indent(lines)
+                          + "".join("\n" + indent([h]) for h in [hints_line(ex, "")] if h))
+    else:
+        report.message += "\n" + indent(lines)
 
 
 STRICT_VARIABLE = "COURSE_STRICT_CHECKS"

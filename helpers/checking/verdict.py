@@ -117,148 +117,197 @@ def reproduce_line(name: str, seed: int) -> str:
     return f"(inputs from seed {seed}: python -m helpers check {name} --seed {seed})"
 
 
+class _Verdict:
+    """The two passes' facts, and the steps that turn them into a report: the first step that
+    has something to say gives it (see :func:`verdict`)."""
+
+    def __init__(self, ex: Exercise, shown: str, where: str, dp: PassResult,
+                 op: PassResult | None, seed: int, path: Path, options: CheckOptions,
+                 probe: PassResult | None):
+        self.ex, self.name, self.shown, self.where = ex, ex.name, shown, where
+        self.dp, self.op, self.seed, self.path, self.probe = dp, op, seed, path, probe
+        self.run_timeout = options.run_timeout
+        self.oclgrind_run_timeout = options.oclgrind_run_timeout
+        self.n_small = len(op.cases) if op else 0
+        self.oclgrind_clean = op is not None and op.all_ok() and not op.findings
+        self.device_ok = dp.all_ok()
+        self.gap = oclgrind_gap(op)
+
+    def failed(self, lines: list[str]) -> CheckReport:
+        """The failed report: the diagnosis's lines, which hint fits, how to reproduce the
+        inputs."""
+        body = indent(lines)
+        hint = hints_line(self.ex, body)
+        msg = "\n".join([f"{self.name} failed ({self.shown}, on {self.where}):", body]
+                        + ([indent([hint])] if hint else [])
+                        + [reproduce_line(self.name, self.seed)])
+        return CheckReport(self.name, False, msg, self.path, self.seed, self.dp, self.op,
+                           oclgrind_available=self.op is not None)
+
+    def beside_a_gap(self) -> CheckReport | None:
+        """Right on the device where Oclgrind has a gap: passed on the device alone, and said so."""
+        if self.device_ok and self.gap:
+            line = (f"✔ {self.name} passed on the device: "
+                    f"{plural(len(self.dp.cases) - len(self.dp.not_run()), 'case')} "
+                    f"correct on {self.where}{_not_run(self.dp)}. {self.gap}")
+            return CheckReport(self.name, True, line, self.path, self.seed, self.dp, self.op,
+                               oclgrind_available=False)
+        return None
+
+    def on_local_memory(self) -> CheckReport | None:
+        """The results changed with what local memory held, or an exercise about its tile never
+        used it."""
+        found = _uninitialized_local(self.ex, self.where, self.probe) \
+            if self.probe is not None else None
+        if found is not None:   # the results changed with what local memory held: never passed
+            return self.failed(found + device_failure(self.ex, self.dp, self.run_timeout,
+                                                      mistakes=False))
+        untouched = _tile_unused(self.ex, self.op) \
+            if self.device_ok and self.oclgrind_clean else None
+        if untouched is not None:
+            return self.failed([untouched])
+        return None
+
+    def passed(self) -> CheckReport | None:
+        """Right on the device and clean on Oclgrind (or no Oclgrind here)."""
+        if self.device_ok and (self.op is None or self.oclgrind_clean):
+            ran = len(self.dp.cases) - len(self.dp.not_run())
+            line = (f"✔ {self.name} passed: {plural(ran, 'case')} correct on "
+                    f"{self.where}{_not_run(self.dp)}")
+            if self.op is None:
+                from ..platforms import oclgrind_missing
+                line += ". " + oclgrind_missing()
+            else:
+                clean = CLEAN if not self.op.skipped_plugin else CLEAN.replace(
+                    ", uninitialized value or", " or")
+                line += f"; Oclgrind: {self.n_small} small cases correct, {clean}."
+                if self.op.skipped_plugin:
+                    line += _uninitialized_clause(self.op, self.probe)
+            return CheckReport(self.name, True, line, self.path, self.seed, self.dp, self.op,
+                               oclgrind_available=self.op is not None)
+        return None
+
+    def partial_look(self) -> CheckReport | None:
+        """Wrong on the device, right on Oclgrind without its look for uninitialized values:
+        never passed."""
+        if not self.device_ok and self.oclgrind_clean and self.op.skipped_plugin:
+            # Oclgrind ran the cases right, but without its look for uninitialized values, and the
+            # check's own look at local memory (above) found nothing or could not be made: the driver
+            # is not blamed, and a wrong result on the device is never passed on a partial look.
+            looked = ("local memory starting as two different patterns gave the same results, but "
+                      "private variables were not looked at" if _looked_at_local(self.probe) else
+                      "nor could this check look at local memory itself")
+            found = [f"gives wrong results on {self.where}, and right ones on Oclgrind, a reference OpenCL "
+                     f"implementation; but Oclgrind could not look for reads of memory nothing wrote "
+                     f"({self.op.skipped_why or 'its plugin for them crashed'}; {looked}), so this check "
+                     f"cannot tell a driver's miscompile from such a read. Look for a value read "
+                     f"before it was written (a private variable not set on every path, a slot of "
+                     f"local memory no work-item filled)."]
+            return self.failed(found + device_failure(self.ex, self.dp, self.run_timeout))
+        return None
+
+    def refereed(self) -> CheckReport | None:
+        """Wrong on the device, clean on Oclgrind over the same cases: the driver miscompiled a
+        correct kernel."""
+        if not self.device_ok and self.oclgrind_clean:
+            dp, op = self.dp, self.op
+            wrong_cases = set(dp.failing())
+            if self.dp.crashed_in is not None:
+                wrong_cases.add(self.dp.crashed_in)
+            refereed = {dp.cases[i].key() for i in wrong_cases if 0 <= i < len(dp.cases)}
+            crash_outside_cases = dp.crashed_in is not None and not 0 <= dp.crashed_in < len(dp.cases)
+            ran = {c.key() for i, c in enumerate(op.cases) if not op.results.get(i, {}).get("not_run")}
+            # failing cases too large for Oclgrind: refereed by the smaller failing cases it did run
+            # (a wrong answer at every size, as a miscompiled kernel gives), never alone
+            too_big = [self.dp.cases[i] for i in sorted(wrong_cases) if 0 <= i < len(self.dp.cases)
+                       and self.dp.cases[i].key() not in ran]
+            big_ok = all(c.work_items > OCLGRIND_BUDGET for c in too_big) and bool(refereed & ran)
+            if (refereed <= ran or big_ok) and (refereed or crash_outside_cases):
+                what = "crashed" if self.dp.crashed_in is not None else \
+                    f"gave wrong results in {len(wrong_cases)} of {plural(len(self.dp.cases), 'case')}"
+                if too_big:
+                    what += (f" (Oclgrind re-ran the {len(refereed & ran)} of them small enough to "
+                             f"simulate)")
+                msg = (f"✔ {self.name} passed, with a warning about the device: on {self.where} your kernel "
+                       f"{what}, but Oclgrind, a reference OpenCL implementation that checks every "
+                       f"access, ran the same cases correctly and found {CLEAN}. Your kernel is "
+                       f"correct: the driver ({self.dp.device.platform_version.split('  ')[0]}) "
+                       f"miscompiled it, so do not trust its results on that device. What the device "
+                       f"did:\n" + indent(device_failure(self.ex, self.dp, self.run_timeout)))
+                return CheckReport(self.name, True, msg, self.path, self.seed, self.dp, self.op,
+                                   miscompiled=True)
+        return None
+
+    def what_went_wrong(self) -> list[str]:
+        """The failure's lines: the most certain finding first."""
+        # The most certain finding first: Oclgrind's (a divergent barrier, a race, an access outside a
+        # buffer, at its line self.where Oclgrind knows it), then what the device showed. After a race or a
+        # divergent barrier the device's results are undefined: a mistake read from their pattern
+        # would be a guess.
+        certain = self.op is not None and any(f.kind != "other" for f in self.op.findings)
+        undefined = self.op is not None and any(f.kind in ("race", "divergent_barrier", "divergence")
+                                           for f in self.op.findings)
+        outside = outside_a_buffer(self.op)
+        lines = device_failure(self.ex, self.dp, self.run_timeout, mistakes=not undefined, outside=outside)
+        if self.op is not None:
+            found = oclgrind_report(self.ex, self.op, self.shown)
+            lines = found + lines if certain else lines + found
+            unlaunched = {self.dp.cases[i].key() for i in self.dp.not_run()}
+            wrong_there = [i for i in self.op.failing() if self.op.cases[i].key() in unlaunched]
+            if self.device_ok and (wrong_there or unlaunched and self.op.findings):
+                # right wherever the device could launch it; Oclgrind ran the larger work-groups the
+                # contract allows, and there it is wrong
+                lines.insert(0, f"is right on {self.where} at every work-group size it allows this kernel, "
+                             f"but the contract allows larger ones, which Oclgrind ran: "
+                             + ("see what it reports." if self.op.findings else "the results are wrong:"))
+                for i in wrong_there[:1]:
+                    lines.extend("  " + x for x in describe_case(self.ex, self.op.cases[i],
+                                                                 self.op.results[i]))
+            elif self.device_ok:
+                # Correct on the device but not clean: the device hid a real bug.
+                if outside:
+                    lines.insert(0, f"gives the right values on {self.where}, but only by luck: it reads or "
+                                 f"writes outside its buffers, which this device silently ignored "
+                                 f"(another device may crash or corrupt memory).")
+                elif self.op.findings:
+                    lines.insert(0, f"gives the right values on {self.where}, but only by luck: the "
+                                 f"results depend on behaviour OpenCL does not promise.")
+                elif self.op.flooded:
+                    lines.insert(0, f"gives the right values on {self.where}, but printed more than "
+                                 f"{OUTPUT_LIMIT >> 20} MiB on Oclgrind and was stopped there: "
+                                 f"remove the printf, or print from one work-item only.")
+                elif self.op.hung_in is not None:
+                    lines.insert(0, f"did not finish on Oclgrind within {self.oclgrind_run_timeout:g} s "
+                                 f"although it ran on {self.where}: does a loop depend on another "
+                                 f"work-item's progress?")
+                elif self.op.crashed_in is not None or self.op.build_error:
+                    lines.insert(0, "runs on the device, but Oclgrind could not run it:\n"
+                                 + (self.op.build_error or output_tail(self.op)
+                                    or f"it stopped with exit code {self.op.exit_code} and no message "
+                                       f"(a crash inside Oclgrind)"))
+                elif self.op.failing():
+                    lines.insert(0, f"gives the right values on {self.where}, but wrong ones on Oclgrind, "
+                                 f"another correct OpenCL implementation: the kernel relies on "
+                                 f"behaviour OpenCL does not promise (the order work-items run in?).")
+                    i = self.op.failing()[0]
+                    lines.extend("  " + s for s in describe_case(self.ex, self.op.cases[i],
+                                                                 self.op.results[i]))
+            elif self.gap:
+                lines.append(self.gap)
+        else:
+            from ..platforms import oclgrind_missing
+            lines.append(f"({oclgrind_missing()} So it could not point at the line.)")
+        return lines
+
+
 def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
             seed: int, path: Path, options: CheckOptions,
             probe: PassResult | None = None) -> CheckReport:
     """Combine the two passes into the report (see the module docstring); ``probe``: the failing
     cases run again with two local-memory patterns (when Oclgrind could not look for
     uninitialized values)."""
-    name = ex.name
-    run_timeout, oclgrind_run_timeout = options.run_timeout, options.oclgrind_run_timeout
-    header = f"{name} failed ({shown}, on {where}):"
-    reproduce = reproduce_line(name, seed)
-    n_small = len(op.cases) if op else 0
-    oclgrind_clean = op is not None and op.all_ok() and not op.findings
-    device_ok = dp.all_ok()
-    gap = oclgrind_gap(op)
+    v = _Verdict(ex, shown, where, dp, op, seed, path, options, probe)
+    return (v.beside_a_gap() or v.on_local_memory() or v.passed() or v.partial_look()
+            or v.refereed() or v.failed(v.what_went_wrong()))
 
-    def failed(lines: list[str]) -> CheckReport:
-        """The failed report: the diagnosis's lines, which hint fits, how to reproduce the
-        inputs."""
-        body = indent(lines)
-        hint = hints_line(ex, body)
-        msg = "\n".join([header, body] + ([indent([hint])] if hint else []) + [reproduce])
-        return CheckReport(name, False, msg, path, seed, dp, op, oclgrind_available=op is not None)
 
-    if device_ok and gap:
-        line = (f"✔ {name} passed on the device: "
-                f"{plural(len(dp.cases) - len(dp.not_run()), 'case')} "
-                f"correct on {where}{_not_run(dp)}. {gap}")
-        return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=False)
-    found = _uninitialized_local(ex, where, probe) if probe is not None else None
-    if found is not None:   # the results changed with what local memory held: never passed
-        return failed(found + device_failure(ex, dp, run_timeout, mistakes=False))
-    untouched = _tile_unused(ex, op) if device_ok and oclgrind_clean else None
-    if untouched is not None:
-        return failed([untouched])
-    if device_ok and (op is None or oclgrind_clean):
-        line = (f"✔ {name} passed: {plural(len(dp.cases) - len(dp.not_run()), 'case')} correct on "
-                f"{where}{_not_run(dp)}")
-        if op is None:
-            from ..platforms import oclgrind_missing
-            line += ". " + oclgrind_missing()
-        else:
-            clean = CLEAN if not op.skipped_plugin else CLEAN.replace(
-                ", uninitialized value or", " or")
-            line += f"; Oclgrind: {n_small} small cases correct, {clean}."
-            if op.skipped_plugin:
-                line += _uninitialized_clause(op, probe)
-        return CheckReport(name, True, line, path, seed, dp, op, oclgrind_available=op is not None)
-
-    if not device_ok and oclgrind_clean and op.skipped_plugin:
-        # Oclgrind ran the cases right, but without its look for uninitialized values, and the
-        # check's own look at local memory (above) found nothing or could not be made: the driver
-        # is not blamed, and a wrong result on the device is never passed on a partial look.
-        looked = ("local memory starting as two different patterns gave the same results, but "
-                  "private variables were not looked at" if _looked_at_local(probe) else
-                  "nor could this check look at local memory itself")
-        found = [f"gives wrong results on {where}, and right ones on Oclgrind, a reference OpenCL "
-                 f"implementation; but Oclgrind could not look for reads of memory nothing wrote "
-                 f"({op.skipped_why or 'its plugin for them crashed'}; {looked}), so this check "
-                 f"cannot tell a driver's miscompile from such a read. Look for a value read "
-                 f"before it was written (a private variable not set on every path, a slot of "
-                 f"local memory no work-item filled)."]
-        return failed(found + device_failure(ex, dp, run_timeout))
-
-    if not device_ok and oclgrind_clean:
-        wrong_cases = set(dp.failing())
-        if dp.crashed_in is not None:
-            wrong_cases.add(dp.crashed_in)
-        refereed = {dp.cases[i].key() for i in wrong_cases if 0 <= i < len(dp.cases)}
-        crash_outside_cases = dp.crashed_in is not None and not 0 <= dp.crashed_in < len(dp.cases)
-        ran = {c.key() for i, c in enumerate(op.cases) if not op.results.get(i, {}).get("not_run")}
-        # failing cases too large for Oclgrind: refereed by the smaller failing cases it did run
-        # (a wrong answer at every size, as a miscompiled kernel gives), never alone
-        too_big = [dp.cases[i] for i in sorted(wrong_cases) if 0 <= i < len(dp.cases)
-                   and dp.cases[i].key() not in ran]
-        big_ok = all(c.work_items > OCLGRIND_BUDGET for c in too_big) and bool(refereed & ran)
-        if (refereed <= ran or big_ok) and (refereed or crash_outside_cases):
-            what = "crashed" if dp.crashed_in is not None else \
-                f"gave wrong results in {len(wrong_cases)} of {plural(len(dp.cases), 'case')}"
-            if too_big:
-                what += (f" (Oclgrind re-ran the {len(refereed & ran)} of them small enough to "
-                         f"simulate)")
-            msg = (f"✔ {name} passed, with a warning about the device: on {where} your kernel "
-                   f"{what}, but Oclgrind, a reference OpenCL implementation that checks every "
-                   f"access, ran the same cases correctly and found {CLEAN}. Your kernel is "
-                   f"correct: the driver ({dp.device.platform_version.split('  ')[0]}) "
-                   f"miscompiled it, so do not trust its results on that device. What the device "
-                   f"did:\n" + indent(device_failure(ex, dp, run_timeout)))
-            return CheckReport(name, True, msg, path, seed, dp, op, miscompiled=True)
-
-    # The most certain finding first: Oclgrind's (a divergent barrier, a race, an access outside a
-    # buffer, at its line where Oclgrind knows it), then what the device showed. After a race or a
-    # divergent barrier the device's results are undefined: a mistake read from their pattern
-    # would be a guess.
-    certain = op is not None and any(f.kind != "other" for f in op.findings)
-    undefined = op is not None and any(f.kind in ("race", "divergent_barrier", "divergence")
-                                       for f in op.findings)
-    outside = outside_a_buffer(op)
-    lines = device_failure(ex, dp, run_timeout, mistakes=not undefined, outside=outside)
-    if op is not None:
-        found = oclgrind_report(ex, op, shown)
-        lines = found + lines if certain else lines + found
-        unlaunched = {dp.cases[i].key() for i in dp.not_run()}
-        wrong_there = [i for i in op.failing() if op.cases[i].key() in unlaunched]
-        if device_ok and (wrong_there or unlaunched and op.findings):
-            # right wherever the device could launch it; Oclgrind ran the larger work-groups the
-            # contract allows, and there it is wrong
-            lines.insert(0, f"is right on {where} at every work-group size it allows this kernel, "
-                         f"but the contract allows larger ones, which Oclgrind ran: "
-                         + ("see what it reports." if op.findings else "the results are wrong:"))
-            for i in wrong_there[:1]:
-                lines.extend("  " + x for x in describe_case(ex, op.cases[i], op.results[i]))
-        elif device_ok:
-            # Correct on the device but not clean: the device hid a real bug.
-            if outside:
-                lines.insert(0, f"gives the right values on {where}, but only by luck: it reads or "
-                             f"writes outside its buffers, which this device silently ignored "
-                             f"(another device may crash or corrupt memory).")
-            elif op.findings:
-                lines.insert(0, f"gives the right values on {where}, but only by luck: the "
-                             f"results depend on behaviour OpenCL does not promise.")
-            elif op.flooded:
-                lines.insert(0, f"gives the right values on {where}, but printed more than "
-                             f"{OUTPUT_LIMIT >> 20} MiB on Oclgrind and was stopped there: "
-                             f"remove the printf, or print from one work-item only.")
-            elif op.hung_in is not None:
-                lines.insert(0, f"did not finish on Oclgrind within {oclgrind_run_timeout:g} s "
-                             f"although it ran on {where}: does a loop depend on another "
-                             f"work-item's progress?")
-            elif op.crashed_in is not None or op.build_error:
-                lines.insert(0, "runs on the device, but Oclgrind could not run it:\n"
-                             + (op.build_error or output_tail(op)
-                                or f"it stopped with exit code {op.exit_code} and no message "
-                                   f"(a crash inside Oclgrind)"))
-            elif op.failing():
-                lines.insert(0, f"gives the right values on {where}, but wrong ones on Oclgrind, "
-                             f"another correct OpenCL implementation: the kernel relies on "
-                             f"behaviour OpenCL does not promise (the order work-items run in?).")
-                i = op.failing()[0]
-                lines.extend("  " + s for s in describe_case(ex, op.cases[i], op.results[i]))
-        elif gap:
-            lines.append(gap)
-    else:
-        from ..platforms import oclgrind_missing
-        lines.append(f"({oclgrind_missing()} So it could not point at the line.)")
-    return failed(lines)

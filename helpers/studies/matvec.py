@@ -42,32 +42,9 @@ PER_UNIT = (4, 16)     # the slice of 32 with this many work-groups per compute 
 STREAM_ROWS = ()       # mv_stream: rows per block read as one stream (tried, not faster on the H100)
 
 
-def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
-           height: int | None = None, local: int = 256, slices: tuple[int, ...] = SLICES,
-           groups: str = "both", seed: int | None = None,
-           rows_at_once: tuple[int, ...] = ROWS_AT_ONCE,
-           per_unit: tuple[int, ...] = PER_UNIT,
-           stream_rows: tuple[int, ...] = STREAM_ROWS,
-           stream_per_unit: tuple[int, ...] = (), options: tuple[str, ...] = (),
-           slice_locals: tuple[int, ...] = ()) -> list[Prepared]:
-    """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
-    as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
-    work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
-    course's slice kernel at several slice widths, with a few work-groups per compute unit that
-    loop over the rows, and with several rows per slice at once; then the matrix read as one
-    stream (``mv_stream``) in blocks of ``stream_rows`` rows, one block per work-group or
-    ``stream_per_unit`` work-groups per compute unit that loop over the blocks. ``options`` go to
-    every build (``-DVLOAD4``: the float4 loads as vload4, see matvec.cl); ``slice_locals``: the
-    slices of 32 and 64 again with these work-group sizes, on the same data."""
-    if width is None:
-        width, height = (1100, 6000) if small_sizes() else (1100, 60989)
-    local = fitting_local(queue, local)
-    rng = seeded_rng(seed)
-    m_np = rng.uniform(-1, 1, (height, width)).astype(np.float32)
-    v_np = rng.uniform(-1, 1, width).astype(np.float32)
-    want = m_np.astype(np.float64) @ v_np.astype(np.float64)
-    m, v, w = to_device(ctx, m_np), to_device(ctx, v_np), device_output(ctx, 4 * height)
-    nbytes = 4 * (width * height + width + height)
+def _ladder(height: int, local: int, slices: tuple[int, ...], groups: str) -> list[tuple]:
+    """The whitepaper's steps, launched as it did and filled, then the slice kernel at each width:
+    (label, kernel, options, work-groups, launch, listing, local floats) each."""
     configs = []
     for label, name, listing in MATVEC:
         if name == "mv_group_warp" and local < 64:
@@ -83,6 +60,15 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
         if s <= local:
             configs.append((f"course: a slice of {s} per row", "mv_slices", (f"-DSLICE={s}",),
                             -(-height // (local // s)), "filled", 0, local))
+    return configs
+
+
+def _course_variants(queue: cl.CommandQueue, width: int, height: int, local: int,
+                     per_unit: tuple[int, ...], rows_at_once: tuple[int, ...],
+                     stream_rows: tuple[int, ...], stream_per_unit: tuple[int, ...]) -> list[tuple]:
+    """The course's variants: a few work-groups per compute unit looping over the rows, v in
+    local memory, several rows at once, the matrix as one stream (as :func:`_ladder`)."""
+    configs = []
     units = queue.device.max_compute_units
     for k in per_unit if local >= 32 else ():
         if units * k < -(-height // (local // 32)):
@@ -113,6 +99,37 @@ def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
                 configs.append((f"course: one stream, blocks of {plural(r, 'row')}, "
                                 f"{plural(k, 'work-group')} per compute unit", "mv_stream",
                                 (f"-DROWS={r}",), units * k, "per unit", 0, r * local))
+    return configs
+
+
+def matvec(ctx: cl.Context, queue: cl.CommandQueue, width: int | None = None,
+           height: int | None = None, local: int = 256, slices: tuple[int, ...] = SLICES,
+           groups: str = "both", seed: int | None = None,
+           rows_at_once: tuple[int, ...] = ROWS_AT_ONCE,
+           per_unit: tuple[int, ...] = PER_UNIT,
+           stream_rows: tuple[int, ...] = STREAM_ROWS,
+           stream_per_unit: tuple[int, ...] = (), options: tuple[str, ...] = (),
+           slice_locals: tuple[int, ...] = ()) -> list[Prepared]:
+    """The whitepaper's ladder on a height x width matrix (its 60989 x 1100), each step launched
+    as the whitepaper did (239 work-groups for listing 2, 60 for the others) and with enough
+    work-groups to fill the device (``groups``: "whitepaper", "filled" or "both"), then the
+    course's slice kernel at several slice widths, with a few work-groups per compute unit that
+    loop over the rows, and with several rows per slice at once; then the matrix read as one
+    stream (``mv_stream``) in blocks of ``stream_rows`` rows, one block per work-group or
+    ``stream_per_unit`` work-groups per compute unit that loop over the blocks. ``options`` go to
+    every build (``-DVLOAD4``: the float4 loads as vload4, see matvec.cl); ``slice_locals``: the
+    slices of 32 and 64 again with these work-group sizes, on the same data."""
+    if width is None:
+        width, height = (1100, 6000) if small_sizes() else (1100, 60989)
+    local = fitting_local(queue, local)
+    rng = seeded_rng(seed)
+    m_np = rng.uniform(-1, 1, (height, width)).astype(np.float32)
+    v_np = rng.uniform(-1, 1, width).astype(np.float32)
+    want = m_np.astype(np.float64) @ v_np.astype(np.float64)
+    m, v, w = to_device(ctx, m_np), to_device(ctx, v_np), device_output(ctx, 4 * height)
+    nbytes = 4 * (width * height + width + height)
+    configs = _ladder(height, local, slices, groups) + _course_variants(
+        queue, width, height, local, per_unit, rows_at_once, stream_rows, stream_per_unit)
     configs = [(*c, local) for c in configs]
     for loc in slice_locals:
         if fitting_local(queue, loc) == loc:
