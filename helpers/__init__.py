@@ -9,7 +9,7 @@ ipywidgets (the figures come in with ``helpers.plots`` when a notebook first use
 
 from __future__ import annotations
 
-import importlib
+from .lazy import hand_on
 
 try:
     from .device import register_intel_cpu_runtime
@@ -36,20 +36,4 @@ _OWNERS = {
 }
 
 __all__ = sorted(_OWNERS)
-
-
-def __getattr__(name: str):
-    owner = _OWNERS.get(name, name)
-    try:
-        module = importlib.import_module(f".{owner}", __name__)
-    except ModuleNotFoundError as e:
-        if e.name != f"{__name__}.{owner}":
-            raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = module if owner == name else getattr(module, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = hand_on(__name__, _OWNERS, globals())

@@ -163,8 +163,8 @@ def _install(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .bench import all_experiments, run_all, summary
-    known = all_experiments()
+    from .experiments import by_bench_name, run_all, summary
+    known = by_bench_name()
     unknown = set(args.only or []) - set(known)
     if unknown:
         print(f"error: no experiment named {', '.join(sorted(unknown))}; there are "

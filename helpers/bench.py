@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +46,6 @@ from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb
     time_kernel,
     timed,
 )
-from .words import plural
 
 # --------------------------------------------------------------------------------------------------
 # Start-up profile: what a first OpenCL program spends its time on.
@@ -391,97 +389,3 @@ def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
             print(left_out[-1])
     return {"experiment": "erosion_timings", "rows": rows, "left_out": left_out,
             "environment": environment(queue.device)}
-
-
-EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
-    "peaks": lambda ctx, queue: measure_peaks(ctx, queue, progress=False),
-    "sum_ints_sweep": lambda ctx, queue: throughput_sweep(ctx, queue, "sum_ints", progress=False),
-    "erosion_timings": erosion_timings,
-    "matrix_vector_sweep": lambda ctx, queue: matrix_vector_sweep(ctx, queue, progress=False),
-    "transfers": lambda ctx, queue: _transfers().bandwidth(ctx, queue),
-    "overlap": lambda ctx, queue: _transfers().overlap(ctx, queue),
-}
-
-
-def _transfers():
-    from . import transfers  # transfers imports this module
-    return transfers
-
-
-def all_experiments() -> dict[str, Callable[[cl.Context, cl.CommandQueue], dict]]:
-    """Every measured experiment of notebooks 01-09, in the notebooks' order."""
-    from .lessons import LESSON_EXPERIMENTS
-    from .sgemm import sgemm_experiment
-    from .studies import STUDY_EXPERIMENTS
-    return {**EXPERIMENTS, **STUDY_EXPERIMENTS, **LESSON_EXPERIMENTS, "sgemm": sgemm_experiment}
-
-
-def run_all(device: str | None = None, names: list[str] | None = None) -> dict:
-    """Run the experiments (all by default) on one device, with a progress bar; the result holds
-    each experiment's own provenance and the run's."""
-    from tqdm.auto import tqdm
-
-    from .device import course_context
-
-    ctx, queue = course_context(device, quiet=True)
-    experiments = all_experiments()
-    chosen = names or list(experiments)
-    results = {}
-    for name in tqdm(chosen, "bench"):
-        results[name] = experiments[name](ctx, queue)
-    return {"experiments": results, "small_sizes": small_sizes(),
-            "environment": environment(queue.device)}
-
-
-def summary(run: dict) -> str:
-    """A short table of a bench run."""
-    ex = run["experiments"]
-    dev = run["environment"]["device"]
-    lines = [f"{dev['device']} ({dev['platform']}, driver {dev['driver_version']})"]
-    if "peaks" in ex:
-        p = ex["peaks"]
-        lines.append(f"  peaks: read/copy bandwidth {p['bandwidth_gb_per_s']:.1f} GB/s, "
-                     f"compute {p['compute_gflop_per_s']:.1f} GFLOP/s")
-    if "sum_ints_sweep" in ex:
-        best = max(ex["sum_ints_sweep"]["points"], key=lambda q: q["gb_per_s"])
-        lines.append(f"  sum_ints: best {best['gb_per_s']:.1f} GB/s at n = {best['n']:,}")
-    if "erosion_timings" in ex:
-        for row in ex["erosion_timings"]["rows"]:
-            lines.append(f"  {row['exercise']:<18} {row['seconds'] * 1e3:9.3f} ms "
-                         f"({row['gb_per_s']:.1f} GB/s)")
-    if "matrix_vector_sweep" in ex:
-        mv = ex["matrix_vector_sweep"]
-        cross = mv["crossover_repeat"]
-        lines.append(f"  matrix_vector: crossover at N = {cross:.1f}" if cross else
-                     "  matrix_vector: memory-bound at every N measured")
-        for q in mv["points"]:
-            lines.append(f"    N={q['repeat']:<5} {q['seconds'] * 1e3:9.3f} ms "
-                         f"{q['gb_per_s']:8.1f} GB/s {q['gflop_per_s']:9.1f} GFLOP/s")
-    if "transfers" in ex:
-        rows = ex["transfers"]["rows"]
-        top = max(r["bytes"] for r in rows)
-        for r in rows:
-            if r["bytes"] == top:
-                lines.append(f"  transfers of {top / 2**20:.0f} MiB, {r['kind']:<24} up "
-                             f"{r['h2d_gb_per_s']:7.1f} GB/s, down {r['d2h_gb_per_s']:7.1f} GB/s")
-    if "overlap" in ex:
-        for r in ex["overlap"]["runs"]:
-            lines.append(f"  overlap, {r['label']:<22} {r['seconds'] * 1e3:9.3f} ms")
-    for name, result in ex.items():
-        if isinstance(result.get("rows"), list) and name not in ("erosion_timings", "transfers"):
-            lines.append(f"  {name}:")
-            for row in result["rows"]:
-                extra = "" if row.get("correct", True) else "  WRONG on this device"
-                where = f" x{row['work_items']}" if "work_items" in row else ""
-                launch = (f" [{row['launch']}, {plural(row['groups'], 'group')}]" if "launch" in row
-                          else "")
-                if "gb_per_s" in row and name != "sgemm":
-                    rate = f"{row['gb_per_s']:8.1f} GB/s"
-                elif "gflop_per_s" in row:
-                    rate = f"{row['gflop_per_s']:9.1f} GFLOP/s"
-                    where = f" n={row['n']}" if "n" in row else where
-                else:   # a wall-clock time only (host and device at once)
-                    rate = ""
-                lines.append(f"    {row['label'][:60] + where + launch:<58} "
-                             f"{row['seconds'] * 1e3:9.3f} ms {rate}{extra}")
-    return "\n".join(lines)

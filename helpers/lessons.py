@@ -7,13 +7,12 @@ once (notebook 05; ``lessons.cl``).
 
 Each study follows :mod:`helpers.studies`: a function returns :class:`~helpers.studies.Prepared`
 kernels checked against numpy on fresh random data before they are timed; ``python -m helpers
-bench`` runs them (:data:`LESSON_EXPERIMENTS`); the tests run each at small sizes.
+bench`` runs them (:mod:`helpers.experiments`); the tests run each at small sizes.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import numpy as np
 import pyopencl as cl
@@ -26,7 +25,6 @@ from .studies.harness import (
     StudyMismatch,
     device_output,
     expect_close,
-    experiment,
     fitting_local,
     kernel,
     launcher,
@@ -352,33 +350,3 @@ def split_work(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
         seconds = device_s if share == 1.0 else host_s if share == 0.0 else best(share)
         rows.append({"label": label, "device_share": share, "seconds": seconds})
     return {"n": n, "rows": rows, "environment": environment(queue.device)}
-
-
-# --------------------------------------------------------------------------------------------------
-# For python -m helpers bench and the device check.
-
-def _images_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
-    found = images(ctx, queue)
-    return {"experiment": "images", **{k: v for k, v in found.items()
-                                       if not isinstance(v, np.ndarray)}}
-
-
-LESSON_EXPERIMENTS: dict[str, Callable[[cl.Context, cl.CommandQueue], dict]] = {
-    "work_group_sizes": experiment("work_group_sizes", work_group_sizes),
-    "registers": experiment("registers", registers),
-    "banks": experiment("banks", banks),
-    "integer_division": experiment("integer_division", integer_division),
-    "product_error": lambda ctx, queue: {"experiment": "product_error",
-                                         **product_error(ctx, queue)},
-    "images": _images_experiment,
-    "split_work": lambda ctx, queue: {"experiment": "split_work",
-                                      **split_work(ctx, queue, shares=(0.5, 0.9))},
-}
-
-# A small size of every timed lesson, for the device check (and the first size the tests try).
-SMALL: dict[str, dict] = {
-    "registers": dict(channels=300, steps=20),
-    "work_group_sizes": dict(n=1000, sizes=[1, 32, 64]),
-    "banks": dict(items=512, reads=8),
-    "integer_division": dict(n=1000, rounds=5),
-}

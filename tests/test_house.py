@@ -89,3 +89,21 @@ def test_no_module_over_600_lines_and_no_function_over_80():
     modules, functions = _sizes()
     assert [m for m in modules if m[1] > MAX_MODULE_LINES] == []
     assert [f for f in functions if f[1] > MAX_FUNCTION_LINES] == []
+
+
+def test_every_package_hands_on_what_it_offers():
+    """``from helpers.PACKAGE import *`` works for every package (a name in ``__all__`` that is not
+    there raised AttributeError), and importing one module of the checker does not import the
+    check's run (the package hands its names on lazily)."""
+    import subprocess
+    import sys
+    packages = sorted(".".join(p.parent.relative_to(ROOT).parts)
+                      for p in (ROOT / "helpers").rglob("__init__.py"))
+    code = "".join(f"exec('from {p} import *')\n" for p in packages)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    alone = subprocess.run([sys.executable, "-c", "import sys, helpers.checking.observers\n"
+                            "print('helpers.checking.run' in sys.modules)"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    assert alone.stdout.strip() == "False", alone.stdout + alone.stderr

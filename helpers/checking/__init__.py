@@ -11,9 +11,9 @@ Oclgrind, and a verdict that says what is wrong and where.
 The exercises it checks are :mod:`helpers.exercises`, a floor below.
 """
 
-from .options import CheckOptions
-from .run import CheckUsageError, KernelCheckFailed, check, run_check
-from .verdict import CheckReport
+from ..lazy import hand_on
 
-__all__ = ["CheckOptions", "CheckReport", "CheckUsageError", "KernelCheckFailed", "check",
-           "run_check"]
+_OWNERS = {"CheckOptions": "options", "CheckReport": "verdict", "CheckUsageError": "run",
+           "KernelCheckFailed": "run", "check": "run", "run_check": "run"}
+__all__ = sorted(_OWNERS)
+__getattr__, __dir__ = hand_on(__name__, _OWNERS, globals())

@@ -172,13 +172,14 @@ def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
             raise ItemWrong(f"overlap ({run['label']}) differs from numpy")
 
 
-def study(ctx: cl.Context, queue: cl.CommandQueue, name: str, where=None) -> str | None:
-    """A performance study of module ``where`` (:mod:`helpers.studies` by default, or
-    :mod:`helpers.lessons`) at its small size: every kernel's first result against numpy. A wrong
-    result that the course teaches (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
+def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
+    """A performance study or lesson (:mod:`helpers.experiments`) at its small size: every
+    kernel's first result against numpy. A wrong result that the course teaches
+    (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
     from .. import studies
-    where = where or studies
-    prepared = getattr(where, name)(ctx, queue, **where.SMALL[name])
+    from ..experiments import EXPERIMENTS
+    e = EXPERIMENTS[name]
+    prepared = e.prepare(ctx, queue, **e.small)
     known, wrong = [], []
     for p in prepared:
         try:
@@ -211,9 +212,9 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
     """Every item of the device check, by name."""
     from functools import partial
 
-    from .. import lessons, studies
     from ..bench import PEAK_WIDTHS, vector_name
     from ..exercises import exercises
+    from ..experiments import with_small_sizes
     found: dict[str, Callable] = {}
     for w in PEAK_WIDTHS:
         found[f"peaks {vector_name(w)}"] = partial(peak_kernels, width=w)
@@ -226,9 +227,8 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
         if ex.performance is not None and ex.performance.given:
             record = f"{ex.name}:{ex.performance.given[1]}"
             found[f"given {record}"] = partial(solution, name=record)
-    for where in (studies, lessons):
-        for name in where.SMALL:
-            found[f"study {name}"] = partial(study, name=name, where=where)
+    for e in with_small_sizes():
+        found[f"study {e.name}"] = partial(study, name=e.name)
     found["study sgemm"] = study_sgemm
     return found
 

@@ -5,8 +5,8 @@ small sizes and check every kernel against numpy.
 
 One module per notebook (:mod:`.parallelism` 05, :mod:`.memory` 06, :mod:`.reduction` 07,
 :mod:`.matvec` 08, :mod:`.advanced` 10) on a shared :mod:`.harness`; :mod:`.registry` holds the
-bench's experiments, the small sizes, the known-wrong kernels and the seeds' figures
-(:data:`HISTORY`, read from ``history.json``).
+known-wrong kernels and the seeds' figures (:data:`HISTORY`, read from ``history.json``). Their
+sizes for the device check, and the bench's list, are in :mod:`helpers.experiments`.
 """
 
 from __future__ import annotations
@@ -55,8 +55,6 @@ from .reduction import REDUCTIONS, reductions, sum_end_to_end, sum_ints_data, su
 from .registry import (
     HISTORY,
     KNOWN_WRONG,
-    SMALL,
-    STUDY_EXPERIMENTS,
     known_wrong,
     matvec_experiment,
 )
@@ -64,7 +62,7 @@ from .registry import (
 __all__ = [
     "advanced", "contention", "histograms", "split_job", "sum_single_pass", "two_devices",
     "DIVERGENCE", "HISTORY", "HOTSPOT_C", "ILP_A", "ILP_B", "KNOWN_WRONG", "MATVEC", "MLP_CONFIGS",
-    "REDUCTIONS", "SLICES", "SMALL", "STUDIES", "STUDY_EXPERIMENTS", "TAPS", "WHITEPAPER_GROUPS",
+    "REDUCTIONS", "SLICES", "STUDIES", "TAPS", "WHITEPAPER_GROUPS",
     "LeftOutKernel", "Prepared", "Span", "StudyMismatch", "constant_memory", "cublas_matvec",
     "cupy_on", "cupy_samples", "device_output", "divergence", "expect_close", "in_turns",
     "fast_math", "hotspot", "hotspot_reference", "ilp", "kernel", "known_wrong", "launcher",
