@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import re
 
 import pytest
 
@@ -21,23 +20,7 @@ _spec.loader.exec_module(house)
 MAX_FLOORS, MAX_MODULE_LINES, MAX_FUNCTION_LINES = 7, 600, 80
 
 
-def floor_table(text: str | None = None) -> dict[str, int]:
-    """room -> floor, from the table in docs/design.md (a row: | floor | concern | rooms | owns |)."""
-    text = text if text is not None else (ROOT / "docs" / "design.md").read_text()
-    rooms: dict[str, int] = {}
-    for line in text.splitlines():
-        m = re.match(r"\|\s*(\d+)\s*\|[^|]*\|([^|]*)\|", line)
-        if m:
-            for room in re.findall(r"`([\w.]+)`", m.group(2)):
-                assert room not in rooms, f"{room} is on two floors of the table"
-                rooms[room] = int(m.group(1))
-    return rooms
-
-
-def arrows_up(graph: dict[str, set[str]], table: dict[str, int]) -> list[str]:
-    return sorted(f"{a} (floor {table[a]}) -> {b} (floor {table[b]})"
-                  for a, targets in graph.items() for b in targets
-                  if a in table and b in table and table[b] > table[a])
+floor_table, arrows_up = house.floor_table, house.arrows_up
 
 
 def test_the_table_has_every_room_and_at_most_seven_floors():

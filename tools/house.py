@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -155,6 +156,28 @@ def exercise_names(root: Path = HELPERS) -> dict[str, list[str]]:
     return out
 
 
+def floor_table(text: str | None = None) -> dict[str, int]:
+    """room -> floor, from the table in docs/design.md (a row: | floor | concern | rooms | owns |)."""
+    if text is None:
+        text = (HELPERS.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    rooms: dict[str, int] = {}
+    for line in text.splitlines():
+        m = re.match(r"\|\s*(\d+)\s*\|[^|]*\|([^|]*)\|", line)
+        if m:
+            for room in re.findall(r"`([\w.]+)`", m.group(2)):
+                if room in rooms:
+                    raise ValueError(f"{room} is on two floors of the table")
+                rooms[room] = int(m.group(1))
+    return rooms
+
+
+def arrows_up(graph: dict[str, set[str]], table: dict[str, int]) -> list[str]:
+    """Every arrow from a room to a room on a higher floor of ``table``."""
+    return sorted(f"{a} (floor {table[a]}) -> {b} (floor {table[b]})"
+                  for a, targets in graph.items() for b in targets
+                  if a in table and b in table and table[b] > table[a])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
@@ -167,11 +190,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(s, indent=1))
         return 0
-    print(f"{s['rooms']} rooms on {s['floors']} floors, {s['arrows']} arrows, "
-          f"{s['arrows_in_circles']} of them in circles (back up)")
+    table = floor_table()
+    up = arrows_up(arrows(), table)
+    print(f"{s['rooms']} rooms, {s['arrows']} arrows, {s['arrows_in_circles']} of them in circles; "
+          f"docs/design.md's table: {len(set(table.values()))} floors, {len(up)} arrows up; "
+          f"the longest chain of imports: {s['floors']} rooms")
+    for a in up:
+        print("  up:", a)
     by_floor = defaultdict(list)
     for room, f in s["floor_of"].items():
         by_floor[f].append(room)
+    print("  by the longest chain below each room:")
     for f in sorted(by_floor, reverse=True):
         print(f"  {f:2d}: {', '.join(by_floor[f])}")
     for c in s["circles"]:
