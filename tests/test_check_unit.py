@@ -83,8 +83,17 @@ def test_a_failing_case_too_big_for_oclgrind_is_refereed_by_the_small_ones_that_
     # seen on the H100: a __constant float3 table read with the wrong stride, wrong at every size
     r = _verdict(_pass(POCL, [CASE, BIG], [WRONG, WRONG]), _pass(GRIND, [CASE], [RIGHT]))
     assert r.passed and r.miscompiled, r.message
-    assert "gave wrong results in 2 of 2 cases (Oclgrind re-ran the 1 of them small enough" \
+    assert "gave wrong results in 2 of 2 cases (Oclgrind re-ran the 1 of them within its limits" \
         in r.message
+
+
+def test_a_failing_case_past_oclgrinds_work_group_limit_is_refereed_too(oclgrind_present):
+    """Seen on PoCL 3.0-rc2 (work-groups up to 4096): the correct interleaved tree reduction got
+    wrong sums from the driver, also with work-groups of 4096, which Oclgrind (1024 at most)
+    cannot run; it ran every other failing case right, so the driver is blamed, not the kernel."""
+    wide = Case((4096,), (4096,), {"n": 4000})
+    r = _verdict(_pass(POCL, [CASE, wide], [WRONG, WRONG]), _pass(GRIND, [CASE], [RIGHT]))
+    assert r.passed and r.miscompiled, r.message
 
 
 def test_a_big_case_alone_is_never_refereed():

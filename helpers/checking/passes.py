@@ -280,22 +280,28 @@ def _ended(result: PassResult, outcome, heard: _Listener) -> None:
 def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
     """The small cases, plus every failing device case small enough for Oclgrind (and whose
     work-groups and local memory Oclgrind's device allows: the widest cases of a CPU's are not)."""
-    from ..device import oclgrind_device
-    from ..exercises import device_limits
     chosen = [c for c in ex.cases if c.small]
     # the failing cases, and those the device could not launch with this kernel (work-groups
     # larger than it allows this kernel, as NVIDIA's driver does for static local arrays)
     extra = list(device_pass.failing()) + device_pass.not_run()
     if device_pass.crashed_in is not None and 0 <= device_pass.crashed_in < len(device_pass.cases):
         extra.append(device_pass.crashed_in)
-    grind = oclgrind_device()
-    limits = device_limits(grind) if grind is not None else None
     candidates = [device_pass.cases[i] for i in extra] + widest_case(ex)
     for c in candidates:
-        if c.key() not in {x.key() for x in chosen} and c.work_items <= OCLGRIND_BUDGET \
-                and (limits is None or ex.fits(c, limits)):
+        if c.key() not in {x.key() for x in chosen} and not beyond_oclgrind(ex, c):
             chosen.append(c)
     return chosen
+
+
+def beyond_oclgrind(ex: Exercise, case: Case) -> bool:
+    """Whether Oclgrind cannot run ``case``: too much work to simulate in time
+    (OCLGRIND_BUDGET work-items), or a work-group or local memory larger than its device allows
+    (the widest cases of a CPU's)."""
+    from ..device import oclgrind_device
+    from ..exercises import device_limits
+    grind = oclgrind_device()
+    return case.work_items > OCLGRIND_BUDGET or (
+        grind is not None and not ex.fits(case, device_limits(grind)))
 
 
 def widest_case(ex: Exercise) -> list[Case]:

@@ -28,8 +28,8 @@ from .diagnosis import (
     output_tail,
     outside_a_buffer,
 )
-from .options import OCLGRIND_BUDGET, OUTPUT_LIMIT, CheckOptions
-from .passes import PassResult
+from .options import OUTPUT_LIMIT, CheckOptions
+from .passes import PassResult, beyond_oclgrind
 
 
 @dataclass
@@ -217,17 +217,18 @@ class _Verdict:
             refereed = {dp.cases[i].key() for i in wrong_cases if 0 <= i < len(dp.cases)}
             crash_outside_cases = dp.crashed_in is not None and not 0 <= dp.crashed_in < len(dp.cases)
             ran = {c.key() for i, c in enumerate(op.cases) if not op.results.get(i, {}).get("not_run")}
-            # failing cases too large for Oclgrind: refereed by the smaller failing cases it did run
-            # (a wrong answer at every size, as a miscompiled kernel gives), never alone
+            # failing cases Oclgrind cannot run (too much work, or a work-group or local memory
+            # past its limits): refereed by the failing cases it did run (a wrong answer at every
+            # size, as a miscompiled kernel gives), never alone
             too_big = [self.dp.cases[i] for i in sorted(wrong_cases) if 0 <= i < len(self.dp.cases)
                        and self.dp.cases[i].key() not in ran]
-            big_ok = all(c.work_items > OCLGRIND_BUDGET for c in too_big) and bool(refereed & ran)
+            big_ok = all(beyond_oclgrind(self.ex, c) for c in too_big) and bool(refereed & ran)
             if (refereed <= ran or big_ok) and (refereed or crash_outside_cases):
                 what = "crashed" if self.dp.crashed_in is not None else \
                     f"gave wrong results in {len(wrong_cases)} of {plural(len(self.dp.cases), 'case')}"
                 if too_big:
-                    what += (f" (Oclgrind re-ran the {len(refereed & ran)} of them small enough to "
-                             f"simulate)")
+                    what += (f" (Oclgrind re-ran the {len(refereed & ran)} of them within its "
+                             f"limits)")
                 msg = (f"✔ {self.name} passed, with a warning about the device: on {self.where} your kernel "
                        f"{what}, but Oclgrind, a reference OpenCL implementation that checks every "
                        f"access, ran the same cases correctly and found {CLEAN}. Your kernel is "
