@@ -278,14 +278,28 @@ def test_wrong_kernels_are_rejected_with_their_diagnosis(wrong, oclgrind_present
     assert "Traceback" not in report.message
 
 
-def test_a_kernel_oclgrind_cannot_simulate_passes_on_the_device_with_what_was_not_checked(
+def test_a_kernel_oclgrind_cannot_simulate_is_simulated_built_without_optimizations(
         oclgrind_present):
-    # x > y ? x - y : 0 on uints becomes llvm.usub.sat, which Oclgrind 21.10 does not know
+    # x > y ? x - y : 0 on uints becomes llvm.usub.sat, which Oclgrind 21.10 does not know; built
+    # with -cl-opt-disable the kernel has no such instruction, and Oclgrind checks it all
     report = run_check("erosion_1d", TESTS / "oclgrind_gaps" / "erosion_1d_saturating.cl")
-    assert report.passed and not report.oclgrind_available, report.message
-    assert "does not know llvm.usub.sat" in report.message
-    assert "out-of-bounds accesses and races were not looked for" in report.message
-    assert "write max(x, y) - y" in report.message
+    assert report.passed and report.oclgrind_available, report.message
+    assert "built without optimizations: it does not know llvm.usub.sat" in report.message
+    assert "not looked for" not in report.message
+
+
+def test_a_gap_left_after_the_unoptimized_build_passes_on_the_device_with_what_was_not_checked():
+    """Where Oclgrind cannot simulate even the unoptimized build, the device decides alone and
+    the learner reads what was not looked for (the verdict on such facts)."""
+    from helpers.checking.diagnosis import oclgrind_gap
+    from helpers.checking.oclgrind import Gap
+    from helpers.checking.passes import PassResult
+    from helpers.device import DeviceSpec
+    op = PassResult(DeviceSpec("Oclgrind", "OpenCL 1.2 (Oclgrind 21.10)", "Oclgrind Simulator"),
+                    [], gaps=[Gap("llvm.usub.sat.i32")])
+    said = oclgrind_gap(op)
+    assert "does not know llvm.usub.sat" in said and "write max(x, y) - y" in said
+    assert "out-of-bounds accesses and races were not looked for" in said
 
 
 # A test-only exercise with barriers: the referee path, and the barrier mistakes.

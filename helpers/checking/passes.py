@@ -62,6 +62,8 @@ class PassResult:
     more_marks: dict[str, float] = field(default_factory=dict)  # a second pass's, once merged
     poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
     reported_in: int | None = None   # Oclgrind: the case (-1: the build) it first reported in
+    unoptimized: str = ""            # Oclgrind ran it built with -cl-opt-disable: the instruction
+    #                                  the optimized build held that it does not know
 
     def not_run(self) -> list[int]:
         """Cases the contract allows but this device does not for this kernel (too large)."""
@@ -205,11 +207,12 @@ class _Listener:
         return self.given is not None
 
 
-def _request(chk: Check, cases: list[Case], guard: bool, speed: bool, poison: bool) -> dict:
+def _request(chk: Check, cases: list[Case], guard: bool, speed: bool, poison: bool,
+             build_options: list[str] | None = None) -> dict:
     request = {"exercise": chk.ex.name, "kernel_path": str(chk.path), "source": chk.source,
                "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
                "registry_files": list(chk.options.registry_files), "speed": speed,
-               "poison": poison}
+               "poison": poison, "build_options": list(build_options or [])}
     if speed:   # the solution's text, read here: a graded worker's sandbox hides solutions/
         from ..kernels import solution_file
         theirs = solution_file(chk.ex.name)
@@ -220,7 +223,7 @@ def _request(chk: Check, cases: list[Case], guard: bool, speed: bool, poison: bo
 def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
              run_timeout: float, env: dict[str, str] | None = None, speed: bool = False,
              stop=None, first_failure: bool = False, poison: bool = False,
-             stuck=None, progress=None) -> PassResult:
+             stuck=None, progress=None, build_options: list[str] | None = None) -> PassResult:
     """Run ``cases`` with the learner's kernel on ``device`` in a worker (``speed``: time it
     instead, see :func:`..runner.speed_main`). Setting ``stop`` (a threading.Event) ends it early
     (``cancelled``); so does, with ``first_failure``, the first case that goes wrong (``stopped_at``,
@@ -241,7 +244,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
                       first_failure)
     watch = heard.watch if device.is_oclgrind else (
         (lambda: heard.stuck_watch(stuck)) if stuck else None)
-    outcome = child.request(_request(chk, cases, guard, speed, poison),
+    outcome = child.request(_request(chk, cases, guard, speed, poison, build_options),
                             timeout=chk.options.build_timeout, on_event=heard.on_event,
                             output_limit=OUTPUT_LIMIT, stop=stop, watch=watch)
     _ended(result, outcome, heard)
@@ -354,7 +357,32 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
         op.skipped_why = (f"its plugin for them cannot simulate the instruction "
                           f"{plugin_gap.instruction} that the compiler made of your code"
                           if plugin_gap else "its plugin for them crashed on this kernel")
+    core_gap = next((g for g in op.gaps if not g.plugin), None)
+    if core_gap is not None and not op.cancelled:
+        op = _unoptimized(chk, spec, cases, run_timeout, stop, first_failure, progress, env,
+                          core_gap.instruction) or op
     return op
+
+
+def _unoptimized(chk: Check, spec: DeviceSpec, cases: list[Case], run_timeout: float, stop,
+                 first_failure: bool, progress, env, instruction: str) -> PassResult | None:
+    """The pass again with the kernel built without optimizations (``-cl-opt-disable``), where
+    the optimized build holds an instruction Oclgrind's core does not know (``llvm.usub.sat``):
+    the unoptimized build usually has none. With every plugin, else without the one that cannot
+    go on; None if Oclgrind cannot simulate this build either."""
+    unopt = ["-cl-opt-disable"]
+    plain = run_pass(chk, spec, cases, guard=False, env=env(), run_timeout=run_timeout, stop=stop,
+                     first_failure=first_failure, progress=progress, build_options=unopt)
+    if _referee_gap(plain) and not plain.cancelled:
+        plain = run_pass(chk, spec, cases, guard=False, env=env(True), run_timeout=run_timeout,
+                         stop=stop, first_failure=first_failure, progress=progress,
+                         build_options=unopt)
+        plain.skipped_plugin = "uninitialized values"
+        plain.skipped_why = "its plugin for them crashed on this kernel"
+    if plain.build_error or any(not g.plugin for g in plain.gaps):
+        return None
+    plain.unoptimized = instruction
+    return plain
 
 
 def shares(cases: list[Case], workers: int) -> list[list[int]]:
@@ -557,7 +585,7 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
             for k, v in p.executed.items():
                 out.executed[k] = out.executed.get(k, 0) + v
         for name in ("build_error", "no_kernel", "internal_error", "skipped_plugin",
-                     "skipped_why"):
+                     "skipped_why", "unoptimized"):
             setattr(out, name, getattr(p, name) or getattr(out, name))
         for name in ("cut_short", "flooded", "cancelled"):
             setattr(out, name, getattr(out, name) or getattr(p, name))

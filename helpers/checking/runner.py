@@ -307,7 +307,7 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
     ex = get(req["exercise"])
     path, source = Path(req["kernel_path"]), req["source"]
     try:
-        prg = build_source(ctx, source, path)
+        prg = build_source(ctx, source, path, req.get("build_options") or None)
     except KernelBuildError as e:
         emit(event=Event.BUILD_ERROR, message=str(e))
         return

@@ -180,7 +180,10 @@ class _Verdict:
             else:
                 clean = CLEAN if not self.op.skipped_plugin else CLEAN.replace(
                     ", uninitialized value or", " or")
-                line += f"; Oclgrind: {self.n_small} small cases correct, {clean}."
+                unopt = (f" (Oclgrind ran it built without optimizations: it does not know "
+                         f"{self.op.unoptimized}, which the optimized build holds)"
+                         if self.op.unoptimized else "")
+                line += f"; Oclgrind: {self.n_small} small cases correct, {clean}{unopt}."
                 if self.op.skipped_plugin:
                     line += _uninitialized_clause(self.op, self.probe)
             return CheckReport(self.name, True, line, self.path, self.seed, self.dp, self.op,
