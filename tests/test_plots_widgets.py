@@ -21,8 +21,8 @@ from helpers import (
     ndrange,
     plots,
 )
-from helpers.checking import passed
 from helpers.device import course_context
+from helpers.exercises import passed
 from helpers.kernels import kernel_path
 
 from .figures_for_tests import figures
