@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .common import clipping_finding, square_and_flat, window_min
@@ -92,8 +94,8 @@ register(Exercise(
                 "below included", hint=3),
     ),
     finding_hints=(clipping_finding(hint=2, where="the image"),),
-    widest=lambda limits: square_and_flat(limits, lambda w, h, loc: two_d_case(
-        w, h, loc, {"width": w, "height": h, "radius": 2}, small_up_to=0)),
+    widest=lambda limits: square_and_flat(limits, lambda w, h, loc: replace(two_d_case(
+        w, h, loc, {"width": w, "height": h, "radius": 2}, small_up_to=0), values="wide")),
     wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
     contract=("row-major image; 2-D range, dimension 0 = column; min over the (2r+1)^2 window "
               "clipped to the image"),

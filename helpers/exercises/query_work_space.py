@@ -72,7 +72,9 @@ def _query_details(case: Case) -> dict:
 
 
 def _query_cases() -> tuple[Case, ...]:
-    shapes = [((16, 8), (4, 2)), ((12, 20), (4, 5)), ((32, 24), (8, 8)), ((7, 3), (7, 1))]
+    # work-groups of 1 and 2 work-items too: the smallest the contract allows
+    shapes = [((16, 8), (4, 2)), ((12, 20), (4, 5)), ((32, 24), (8, 8)), ((7, 3), (7, 1)),
+              ((3, 2), (1, 1)), ((6, 4), (2, 1))]
     return tuple(Case(g, loc, {"query": q}, small=True) for q in range(13) for g, loc in shapes)
 
 

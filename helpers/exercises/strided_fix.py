@@ -36,7 +36,18 @@ def _saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 def _saxpy_extremes(limits: Limits) -> tuple[Case, ...]:
     """Fewer work-items than elements at the device's largest work-group."""
     local = limits.widest_1d()
-    return short_of_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "a": 2.5}))
+    return short_of_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "a": 2.5},
+                                                      values="wide"))
+
+
+def _saxpy_wide(case: Case, rng: np.random.Generator) -> Inputs:
+    """Both signs, magnitudes from 1e-18 to 1e18 (a * x + y stays finite for a = 2.5); y has x's
+    sign, so that no sum cancels (a fused multiply-add and two roundings then agree closely)."""
+    n = case["n"]
+    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    x = sign * 10.0 ** rng.uniform(-18, 18, n)
+    y = sign * 10.0 ** rng.uniform(-18, 18, n)
+    return {"x": x.astype(np.float32), "y": y.astype(np.float32)}
 
 
 def _saxpy_cases() -> tuple[Case, ...]:
@@ -97,6 +108,7 @@ register(Exercise(
     performance=Performance(_saxpy_perf(1 << 24, 1 << 16), _saxpy_perf(1 << 20, 1 << 13),
                             given=("level3.cl", "saxpy_chunks")),
     widest=_saxpy_extremes,
+    wide_inputs=_saxpy_wide,
     contract=("`y[i] = a * x[i] + y[i]` for `i < n`, fewer work-items than n; at every step "
               "neighbouring work-items touch neighbouring elements; timed"),
     place=(3, 3),
