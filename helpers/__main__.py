@@ -1,5 +1,6 @@
-"""The command line: ``python -m helpers setup | lab | devices [--check] | check NAME | hint NAME [N] |
-exercises | profile [check NAME] | bench | grade | tune``. ``setup`` and ``lab`` need nothing installed yet.
+"""The command line: ``python -m helpers setup | lab | devices [--check] | check NAME | counters NAME |
+hint NAME [N] | exercises | profile [check NAME] | bench | grade | tune``. ``setup`` and ``lab`` need
+nothing installed yet.
 
 Exit codes: 0 success (a check passed), 1 a check failed (the diagnosis is on stdout), 2 a usage
 error or no OpenCL device (a sentence on stderr says what to do).
@@ -61,6 +62,19 @@ def _hint(args: argparse.Namespace) -> int:
             f"(the last hint; the solution: python -m helpers hint {ex.name} --solution)")
     print(f"{ex.name}, hint {args.number}: {ex.hints[args.number - 1]}\n{more}")
     return 0
+
+
+def _counters(args: argparse.Namespace) -> int:
+    """The warp model's counters (exit 1, with the sentence why, when there are none)."""
+    from .checking.counters import counters, table
+    try:
+        result = counters(args.name, args.kernel, bool(args.solutions))
+    except KeyError as e:
+        print(f"error: {e.args[0]}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: v for k, v in result.items() if k != "launches"}, indent=1)
+          if args.json else table(result))
+    return 0 if result["available"] else 1
 
 
 def _profile_check(args: argparse.Namespace) -> int:
@@ -239,6 +253,13 @@ def _add_checking(sub) -> None:
                    help="a performance exercise (transpose, strided_fix, divergence_fix, "
                         "sgemm_tiled) fails when it is correct but below its speed target (also "
                         "COURSE_REQUIRE_SPEED=1)")
+    p = sub.add_parser("counters", help="what a GPU's warps would do with an exercise's kernel "
+                                        "(Oclgrind's warp model: sectors per request, bank "
+                                        "conflicts, divergent branches, private memory)")
+    p.add_argument("name", help="the exercise, e.g. transpose")
+    p.add_argument("--kernel", help="the kernel file (default kernels/NAME.cl)")
+    p.add_argument("--solutions", action="store_true", help="count solutions/NAME.cl")
+    p.add_argument("--json", action="store_true", help="print the counters as JSON")
     p = sub.add_parser("hint", help="an exercise's hints one at a time, then its solution")
     p.add_argument("name", help="the exercise, e.g. float_copy")
     p.add_argument("number", nargs="?", type=int, default=1, help="which hint (default 1)")
@@ -313,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("setup", "lab"):   # before anything is installed: no pyopencl yet
         return _install(args)
     handler = {"devices": _devices, "exercises": _exercises, "check": _check, "hint": _hint,
+               "counters": _counters,
                "profile": _profile, "bench": _bench, "grade": _grade,
                "tune": _tune}[args.command]
     from .device import NoDeviceError

@@ -2,10 +2,11 @@
 operating system, without make. ``make lab`` and ``make test`` call the same code.
 
 setup: a virtual environment (``.venv``), pip's install of the course with the extras this platform
-gets (:mod:`helpers.platforms`: Intel's CPU runtime on Linux x86-64 and Windows), then the device
-check (every course kernel on every device found). A stamp in the environment remembers the
-install; it is done again when ``pyproject.toml`` changes. lab: setup if needed, the device table
-(once: an install prints it already), then JupyterLab rooted at the course folder (so that
+gets (:mod:`helpers.platforms`: Intel's CPU runtime on Linux x86-64 and Windows), the warp
+model's Oclgrind plugin (:mod:`helpers.warp.build`; where it cannot be built, a sentence says why),
+then the device check (every course kernel on every device found). A stamp in the environment
+remembers the install; it is done again when ``pyproject.toml`` changes. lab: setup if needed,
+the device table (once: an install prints it already), then JupyterLab rooted at the course folder (so that
 ``kernels/`` is in its file browser beside ``notebooks/``), opening notebook 00. ``--no-venv``
 uses the running Python's environment as it is (conda's, Binder's): nothing is installed by pip.
 
@@ -67,6 +68,7 @@ def plan(env: Path, chosen: tuple[str, ...]) -> list[list[str]]:
     target = "." + (f"[{','.join(chosen)}]" if chosen else "")
     return [[py, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
             [py, "-m", "pip", "install", "--quiet", "-e", target],
+            [py, "-m", "helpers.warp.build"],   # the warp model's Oclgrind plugin (never fails)
             [py, "-m", "helpers", "devices", "--check"]]
 
 
@@ -121,6 +123,7 @@ def setup_here(check: bool = True, run=subprocess.run) -> int:
     """``setup --no-venv``: the running Python's environment (conda's, Binder's, a hub's) as it
     is: the course's JupyterLab extension copied into it, then (``check``) the device check."""
     install_lab_extension(sys.prefix)
+    run([sys.executable, "-m", "helpers.warp.build"], cwd=ROOT)
     if not check:
         return 0
     return run([sys.executable, "-m", "helpers", "devices", "--check"], cwd=ROOT).returncode

@@ -1,0 +1,225 @@
+"""The warp model's counters for an exercise's kernel: what a GPU's warps would do with its memory
+accesses and branches (:mod:`helpers.warp`, docs/warp-model.md), from one representative case run
+on Oclgrind with the model's plugin loaded, in a worker apart from the notebook (the Oclgrind
+pass's machinery: :func:`.passes.run_pass`, with the plugin in the worker's environment).
+
+    counters("transpose", solutions=True)["local_wavefronts_per_request"]   # 1.0: no conflicts
+
+A model, not a measurement: the counters predict what a GPU's profiler would count (sectors per
+request, shared-memory wavefronts, divergent branches), never a time. Where the plugin cannot be
+built or loaded, the result says why in one sentence (``available`` False) and nothing raises.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import secrets
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+from .. import apart
+from ..exercises import Case, Exercise, get
+from ..kernels import KERNELS, display_path, kernel_path
+from ..warp import build
+from . import learner
+from .options import CheckOptions
+from .passes import Check, beyond_oclgrind, run_pass
+
+# the model's settings, read by the plugin (the hardware it stands for)
+SETTINGS = {"warp_size": "COURSE_WARP_SIZE", "banks": "COURSE_WARP_BANKS",
+            "bank_bytes": "COURSE_WARP_BANK_BYTES"}
+OUT_NAME = "warp.jsonl"
+KEYS = ("global_sectors_per_request", "global_ideal_sectors_per_request",
+        "global_load_sectors_per_request", "global_store_sectors_per_request",
+        "local_wavefronts_per_request", "local_ideal_wavefronts_per_request",
+        "branches", "divergent_branches", "private_accesses", "private_requests")
+_lock = threading.Lock()    # one run at a time per process: they share the output folder
+_folder: list[Path] = []
+
+
+def _out_folder() -> Path:
+    """Where this process's workers write the model's counters: one folder for the process's
+    life, so that the worker's key (its environment) stays the same and the worker stays warm."""
+    if not _folder:
+        path = Path(tempfile.mkdtemp(prefix="course-warp-"))
+        atexit.register(shutil.rmtree, path, True)
+        _folder.append(path)
+    return _folder[0]
+
+
+def representative_case(ex: Exercise, warp_size: int = 32) -> Case:
+    """The case the counters come from: one of the small cases Oclgrind runs, whose work-groups
+    hold whole warps if any does (a warp cut short by the work-group's end is no GPU's usual
+    case), the largest of those (moderate: the small cases are at most a few thousand
+    work-items)."""
+    small = [c for c in ex.cases if c.small and not beyond_oclgrind(ex, c)] or \
+        [c for c in ex.cases if not beyond_oclgrind(ex, c)] or list(ex.cases)
+
+    def whole(c: Case) -> bool:
+        items = 1
+        for s in c.local_size:
+            items *= s
+        return items >= warp_size and items % warp_size == 0
+    return max(small, key=lambda c: (whole(c), c.work_items))
+
+
+def _unavailable(why: str, **more) -> dict:
+    return {"available": False, "why": why, **{k: None for k in KEYS}, "worst": {}, **more}
+
+
+def counters(name: str, kernel: str | Path | None = None, solutions: bool = False,
+             case: Case | None = None, *, warp_size: int | None = None, banks: int | None = None,
+             seed: int | None = None) -> dict:
+    """The warp model's counters for exercise ``name``'s kernel (``kernel``; default
+    ``kernels/NAME.cl``, ``solutions/NAME.cl`` with ``solutions``) on ``case`` (default
+    :func:`representative_case`). ``warp_size``, ``banks``: another GPU's (default 32 and 32, or
+    ``COURSE_WARP_SIZE`` and ``COURSE_WARP_BANKS``). Returns a dict: ``available`` (and ``why``
+    when not), ``global_sectors_per_request`` (4.0 for neighbouring floats, 32.0 when each lane
+    touches a sector of its own), ``local_wavefronts_per_request`` (1.0 without bank conflicts),
+    ``branches`` and ``divergent_branches`` (conditional branches executed by warps, and those
+    whose lanes went different ways), ``private_accesses`` (lane accesses to private memory:
+    arrays the compiler could not keep in registers), their ideals, ``counts`` (the raw counts
+    by address space and operation), ``worst`` (by counter: the source line of the worst
+    instruction and its value), ``launches`` (the plugin's record of each launch)."""
+    ex = get(name)
+    if kernel is None and ex.study_file:
+        kernel = KERNELS / "studies" / ex.study_file
+    path = Path(kernel) if kernel is not None else kernel_path(name, solutions=solutions)
+    shown = display_path(path)
+    if not path.is_file():
+        return _unavailable(f"there is no kernel file {shown}", exercise=name, kernel_file=shown)
+    try:
+        source = learner.kernel_text(path, shown)
+    except learner.RefusedFile as e:
+        return _unavailable(str(e), exercise=name, kernel_file=shown)
+    settings = {k: str(v) for k, v in (("warp_size", warp_size), ("banks", banks)) if v}
+    warp = int(settings.get("warp_size") or os.environ.get(SETTINGS["warp_size"]) or 32)
+    chosen = case or representative_case(ex, warp)
+    about = {"exercise": name, "kernel_file": shown, "case": chosen.label()}
+    built = build.plugin()
+    if built.path is None:
+        return _unavailable(built.why, **about)
+    from ..device import DeviceSpec, oclgrind_device
+    grind = oclgrind_device()
+    if grind is None:
+        return _unavailable("Oclgrind, which runs the warp model, is not installed", **about)
+    with _lock:
+        return _run(ex, path, source, chosen, built.path, settings, seed, about,
+                    DeviceSpec.of(grind))
+
+
+def _run(ex: Exercise, path: Path, source: str, case: Case, plugin: Path, settings: dict,
+         seed: int | None, about: dict, spec) -> dict:
+    out = _out_folder() / OUT_NAME
+    env = {"OCLGRIND_PLUGINS": str(plugin), "COURSE_WARP_OUT": str(out),
+           **{SETTINGS[k]: v for k, v in settings.items()}}
+    options = CheckOptions()
+    chk = Check(ex, path, secrets.randbits(31) if seed is None else seed, options, apart.Lease(),
+                source)
+    before = out.stat().st_size if out.exists() else 0
+    result = run_pass(chk, spec, [case], guard=False, env=env,
+                      run_timeout=options.oclgrind_run_timeout)
+    text = out.read_bytes()[before:].decode("utf-8", "replace") if out.exists() else ""
+    launches = [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
+    chk.lease.release(result.ended_cleanly())
+    if result.build_error:
+        first = result.build_error.strip().splitlines()[0] if result.build_error.strip() else ""
+        return _unavailable(f"the kernel did not build ({first})", **about,
+                            build_error=result.build_error)
+    if not launches:
+        said = next((x.strip() for x in result.output.splitlines() if "plugin" in x.lower()), "")
+        why = ("Oclgrind ran the kernel but the warp model reported nothing"
+               + (f" ({said})" if said else " (its plugin could not be loaded, or the kernel "
+                  "never ran)"))
+        return _unavailable(why, **about)
+    facts = summary(launches)
+    ok = result.results.get(0, {}).get("ok")
+    return {"available": True, "why": None, **about, **facts, "correct": ok,
+            "launches": launches}
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def summary(launches: list[dict]) -> dict:
+    """The counters of the plugin's launches, summed, and their ratios."""
+    counts: dict[str, dict[str, int]] = {}
+    worst: dict[str, dict] = {}
+    for launch in launches:
+        for what, c in launch["counts"].items():
+            mine = counts.setdefault(what, dict.fromkeys(c, 0))
+            for k, v in c.items():
+                mine[k] = mine.get(k, 0) + v
+        for what, w in launch["worst"].items():
+            family = "branch" if what == "branch" else what.split()[0]
+            if family == "constant":
+                continue
+            if family not in worst or w["value"] > worst[family]["value"]:
+                worst[family] = {"line": w["line"] or None, "column": w["column"] or None,
+                                 "value": w["value"], "access": what}
+
+    def total(what: str, field: str) -> int:
+        return counts.get(what, {}).get(field, 0)
+
+    g_req = total("global load", "requests") + total("global store", "requests")
+    g_sec = total("global load", "units") + total("global store", "units")
+    g_ideal = total("global load", "ideal") + total("global store", "ideal")
+    l_req = total("local load", "requests") + total("local store", "requests")
+    l_wave = total("local load", "units") + total("local store", "units")
+    l_ideal = total("local load", "ideal") + total("local store", "ideal")
+    first = launches[0]
+    return {
+        "warp_size": first["warp_size"], "banks": first["banks"],
+        "global_sectors_per_request": _ratio(g_sec, g_req),
+        "global_ideal_sectors_per_request": _ratio(g_ideal, g_req),
+        "global_load_sectors_per_request": _ratio(total("global load", "units"),
+                                                  total("global load", "requests")),
+        "global_store_sectors_per_request": _ratio(total("global store", "units"),
+                                                   total("global store", "requests")),
+        "global_requests": g_req, "global_sectors": g_sec,
+        "local_wavefronts_per_request": _ratio(l_wave, l_req),
+        "local_ideal_wavefronts_per_request": _ratio(l_ideal, l_req),
+        "local_requests": l_req, "local_wavefronts": l_wave,
+        "branches": total("branch", "requests"),
+        "divergent_branches": total("branch", "divergent"),
+        "private_accesses": total("private load", "lanes") + total("private store", "lanes"),
+        "private_requests": total("private load", "requests") + total("private store", "requests"),
+        "counts": counts, "worst": worst,
+        "lines": any(launch["lines"] for launch in launches),
+        "branches_classified": all(launch["branches_classified"] for launch in launches),
+    }
+
+
+def table(result: dict) -> str:
+    """The counters as a few readable lines (or the one sentence of why there are none)."""
+    head = f"{result.get('exercise', '')} ({result.get('kernel_file', '')})"
+    if not result["available"]:
+        return f"{head}: no warp-model counters: {result['why']}."
+
+    def at(family: str) -> str:
+        w = result["worst"].get(family)
+        return f"   worst at line {w['line']}" if w and w.get("line") else ""
+
+    def num(x) -> str:
+        return "-" if x is None else f"{x:.2f}"
+    lines = [f"{head}, case {result['case']}:",
+             f"what warps of {result['warp_size']} lanes would do (Oclgrind's warp model: a model, "
+             f"not a measurement)" + ("" if result["correct"] is not False else
+                                      "; the kernel's results were wrong in this case"),
+             f"  global memory   {num(result['global_sectors_per_request'])} sectors per request "
+             f"(ideal {num(result['global_ideal_sectors_per_request'])}; "
+             f"{result['global_requests']} requests){at('global')}",
+             f"  local memory    {num(result['local_wavefronts_per_request'])} wavefronts per "
+             f"request (ideal {num(result['local_ideal_wavefronts_per_request'])}; "
+             f"{result['local_requests']} requests){at('local')}",
+             f"  branches        {result['divergent_branches']} of {result['branches']} warp "
+             f"branches diverged{at('branch')}",
+             f"  private memory  {result['private_accesses']} lane accesses{at('private')}"]
+    if result["worst"] and not result["lines"]:
+        lines.append("  (no source lines: Oclgrind had no debug information for this kernel)")
+    return "\n".join(lines)
