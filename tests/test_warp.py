@@ -1,0 +1,160 @@
+"""The warp model (issue 44): an Oclgrind plugin that counts what a GPU's warps would do. Its
+counters on kernels whose answer is known (tests/warp/*.cl, run by tests/warp_kernels.py): sectors
+per request of a coalesced, a strided and a float4 copy; wavefronts of a local tile read down its
+columns, with and without padding; divergent branches; private memory; and the same with warps
+of 64. Then the Python function and the command line on an exercise, and what they say where the
+plugin cannot be built or loaded."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers.checking import counters as counting
+from helpers.warp import build
+from tests.warp_kernels import RUNS
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.once   # Oclgrind only: not the course device
+
+
+def line_of(file: str, text: str) -> int:
+    lines = (ROOT / "tests" / "warp" / file).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def _launches(tmp_path_factory, warp_size: int) -> dict[str, dict]:
+    built = build.plugin()
+    assert built.path is not None, built.why
+    out = tmp_path_factory.mktemp(f"warp{warp_size}") / "warp.jsonl"
+    env = {**os.environ, "OCLGRIND_PLUGINS": str(built.path), "COURSE_WARP_OUT": str(out),
+           "COURSE_WARP_SIZE": str(warp_size)}
+    done = subprocess.run([sys.executable, "-m", "tests.warp_kernels"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    launches = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(launches) == len(RUNS)
+    return {run[0]: counting.summary([launch]) | {"raw": launch}
+            for run, launch in zip(RUNS, launches, strict=True)}
+
+
+@pytest.fixture(scope="module")
+def warp32(tmp_path_factory):
+    return _launches(tmp_path_factory, 32)
+
+
+@pytest.fixture(scope="module")
+def warp64(tmp_path_factory):
+    return _launches(tmp_path_factory, 64)
+
+
+def test_sectors_per_request_of_coalesced_strided_and_float4_copies(warp32):
+    assert warp32["copy"]["global_load_sectors_per_request"] == 4.0
+    assert warp32["copy"]["global_store_sectors_per_request"] == 4.0
+    assert warp32["strided"]["global_load_sectors_per_request"] == 32.0
+    assert warp32["strided"]["global_store_sectors_per_request"] == 4.0
+    assert warp32["copy4"]["global_sectors_per_request"] == 16.0
+    # each is its width's ideal but the strided read, which is 8 times it
+    assert warp32["copy4"]["global_ideal_sectors_per_request"] == 16.0
+    assert warp32["strided"]["raw"]["counts"]["global load"]["ideal"] * 8 == \
+        warp32["strided"]["raw"]["counts"]["global load"]["units"]
+    # 4096 floats by warps of 32: 128 requests a direction
+    assert warp32["copy"]["global_requests"] == 256
+
+
+def test_the_worst_access_is_placed_at_its_line(warp32):
+    assert warp32["strided"]["lines"]
+    worst = warp32["strided"]["worst"]["global"]
+    assert (worst["line"], worst["access"], worst["value"]) == (
+        line_of("strided.cl", "in[i * 32]"), "global load", 32.0)
+    assert warp32["tile32"]["worst"]["local"]["line"] == line_of("tile.cl", "= t[x][y]")
+
+
+@pytest.mark.parametrize("run, wavefronts", [("tile32", 32.0), ("tile32pad", 1.0),
+                                             ("tile16", 8.0), ("tile16pad", 2.0)])
+def test_bank_conflicts_of_a_tile_read_down_its_columns(warp32, run, wavefronts):
+    loads = warp32[run]["raw"]["counts"]["local load"]
+    assert loads["units"] / loads["requests"] == wavefronts
+    assert loads["ideal"] == loads["requests"]         # 32 floats: one wavefront at best
+
+
+def test_divergence_splits_every_warp_on_parity_and_none_on_the_warp(warp32):
+    parity, by_warp = warp32["parity"], warp32["by_warp"]
+    assert parity["branches"] == 128 and parity["divergent_branches"] == 128
+    assert by_warp["branches"] == 128 and by_warp["divergent_branches"] == 0
+    assert parity["branches_classified"]
+    assert parity["worst"]["branch"]["line"] == line_of("branch.cl", "if (CONDITION)")
+
+
+def test_a_private_array_indexed_at_run_time_stays_in_memory_and_scalars_do_not(warp32):
+    # 8 stores to clear it and 20 rounds of a load and a store, for each of 1024 work-items
+    assert warp32["ring"]["private_accesses"] == 1024 * (8 + 20 + 20)
+    assert warp32["ring"]["private_requests"] == 32 * (8 + 20 + 20)
+    assert warp32["scalars"]["private_accesses"] == 0
+
+
+def test_warps_of_64(warp64):
+    assert warp64["copy"]["warp_size"] == 64
+    assert warp64["copy"]["global_load_sectors_per_request"] == 8.0
+    assert warp64["strided"]["global_load_sectors_per_request"] == 64.0
+    assert warp64["copy"]["global_requests"] == 128
+    # a 64-wide wavefront holds two rows of 32: two words in each bank, even padded
+    pad = warp64["tile32pad"]["raw"]["counts"]["local load"]
+    assert pad["units"] / pad["requests"] == 2.0
+    # lanes 0-31 and 32-63 of one wavefront now disagree on l / 32
+    assert warp64["by_warp"]["divergent_branches"] == warp64["by_warp"]["branches"] == 64
+
+
+def test_the_function_and_the_command_line_on_an_exercise():
+    got = counting.counters("float_copy", solutions=True)
+    assert got["available"], got["why"]
+    assert got["global_sectors_per_request"] == 4.0 and got["correct"]
+    done = subprocess.run([sys.executable, "-m", "helpers", "counters", "float_copy",
+                           "--solutions", "--json"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    for key in ("global_sectors_per_request", "local_wavefronts_per_request",
+                "divergent_branches", "private_accesses", "counts", "worst"):
+        assert key in shown
+    assert shown["worst"]["global"]["line"]
+    text = subprocess.run([sys.executable, "-m", "helpers", "counters", "float_copy",
+                           "--solutions"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert "4.00 sectors per request" in text.stdout
+
+
+def test_without_a_compiler_it_says_why_and_nothing_raises(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "compilers", lambda: [])
+    got = counting.counters("float_copy", solutions=True)
+    assert not got["available"] and "no C++ compiler" in got["why"]
+    assert got["global_sectors_per_request"] is None
+    from helpers.__main__ import main
+    assert main(["counters", "float_copy", "--solutions"]) == 1
+    assert "no warp-model counters: there is no C++ compiler" in capsys.readouterr().out
+
+
+def test_a_plugin_oclgrind_cannot_load_is_said(monkeypatch, tmp_path):
+    bad = tmp_path / "warp-model-bad.so"
+    bad.write_text("not a library")
+    monkeypatch.setattr(build, "plugin", lambda **_: build.Built(bad))
+    got = counting.counters("float_copy", solutions=True)
+    assert not got["available"]
+    assert "the warp model reported nothing (Loading Oclgrind plugin failed" in got["why"]
+
+
+def test_the_build_is_named_by_its_sources_oclgrind_and_compiler(tmp_path, monkeypatch):
+    lib = tmp_path / "liboclgrind-1234.so"
+    lib.write_bytes(b"x")
+    grind = build.Oclgrind(tmp_path, lib)
+    first = build.digest(grind, "gnu")
+    assert build.digest(grind, "zig") != first
+    lib.write_bytes(b"xy")   # another Oclgrind
+    assert build.digest(grind, "gnu") != first
+    monkeypatch.setattr(build.sys, "platform", "darwin")
+    assert "Linux x86-64 only" in build.find_oclgrind()
