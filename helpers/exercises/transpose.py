@@ -33,7 +33,8 @@ def _transpose(case: Case, inputs: Inputs) -> Outputs:
 
 def _transpose_cases() -> tuple[Case, ...]:
     rows = [(16, 16, 4), (37, 23, 8), (100, 64, 16), (64, 1, 8), (1, 50, 4), (33, 33, 16),
-            (500, 300, 16), (1024, 768, 16), (129, 257, 8)]
+            (500, 300, 16), (1024, 768, 16), (129, 257, 8),
+            (5, 3, 1), (9, 6, 2)]   # the smallest T the contract allows: 1 and 2
     return tuple(two_d_case(w, h, (t, t), {"width": w, "height": h}) for w, h, t in rows)
 
 
