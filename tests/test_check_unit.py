@@ -468,7 +468,7 @@ def test_a_device_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(
 
 
 def test_oclgrind_cases_are_dealt_out_largest_first_each_share_in_order():
-    from helpers.checking.passes import shares
+    from helpers.checking.shares import shares
     cases = [Case((n,), (min(n, 64),), {"n": n}) for n in (64, 4096, 128, 2048, 256, 32)]
     dealt = shares(cases, 3)
     assert sorted(i for s in dealt for i in s) == list(range(6))     # each case once
@@ -480,7 +480,7 @@ def test_oclgrind_cases_are_dealt_out_largest_first_each_share_in_order():
 
 
 def test_passes_over_shares_gather_into_one_pass_over_every_case():
-    from helpers.checking.passes import gathered, merged
+    from helpers.checking.shares import gathered, merged
     cases = [Case((n,), (n,), {"n": n}) for n in (16, 32, 64, 128)]
     race = Finding("race", "a race", "Read-write data race", 7, 3, "x", None)
     a = _pass(GRIND, [cases[0], cases[2]], [RIGHT, WRONG], [race])
@@ -524,7 +524,7 @@ def test_a_check_uses_two_oclgrind_workers_from_four_cores_three_from_eight_unle
 def test_shares_stop_where_one_worker_going_through_the_cases_in_order_would_have():
     from threading import Event
 
-    from helpers.checking.passes import Shares
+    from helpers.checking.shares import Shares
     # four cases in two shares; case 3 is the widest, run only after clean small cases
     watch = Shares([[0, 2], [1, 3]], anticipated=3)
     first, second = watch.progress(0), watch.progress(1)
@@ -568,7 +568,7 @@ def test_shares_stop_where_one_worker_going_through_the_cases_in_order_would_hav
 def test_the_widest_case_alone_gets_a_thread_per_work_group_and_the_rest_the_other_cores(
         monkeypatch):
     from helpers.checking import options
-    from helpers.checking.passes import share_threads
+    from helpers.checking.shares import share_threads
     monkeypatch.setattr(options, "usable_cores", lambda: 16)
     small = [Case((256,), (16,), {"n": 256}), Case((64,), (64,), {"n": 64})]
     widest = [Case((64, 32), (32, 32), {"n": 2048})]                 # two work-groups

@@ -43,13 +43,12 @@ from .options import (
 from .passes import (
     Check,
     PassResult,
-    merged,
     oclgrind_cases,
     oclgrind_pass,
-    oclgrind_split,
     run_pass,
     widest_case,
 )
+from .shares import merged, oclgrind_split
 from .verdict import CheckReport, reproduce_line, verdict, with_warnings
 
 
