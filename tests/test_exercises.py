@@ -416,3 +416,24 @@ def test_right_values_without_the_tile_fail_because_the_exercise_is_about_it(nam
 def test_the_lookup_table_remedy_passes_too(oclgrind_present):
     report = run_check("divergence_fix", TESTS / "slow" / "divergence_fix" / "table.cl")
     assert report.passed, report.message
+
+
+TECHNIQUE = {"strided_fix": "not coalesced", "bank_fix": "bank conflicts",
+             "divergence_fix": "its warps split", "spill_fix": "private memory"}
+
+
+@pytest.mark.parametrize("name", sorted(TECHNIQUE))
+def test_the_starting_kernel_gives_right_values_and_fails_on_its_technique(name, tmp_path,
+                                                                             oclgrind_present):
+    """The kernel a performance exercise starts from (kernels/studies/, renamed to the exercise's
+    function) computes the right values, and timing alone let it pass on a CPU; the warp model
+    sees the technique missing, on every device, and says which counter, at which line."""
+    from helpers.kernels import KERNELS
+    file, function = get(name).performance.given
+    kernel = tmp_path / f"{name}.cl"
+    kernel.write_text(f"#define {function} {name}\n" + (KERNELS / "studies" / file).read_text())
+    report = run_check(name, kernel)
+    assert not report.passed, report.message
+    assert "is right, but" in report.message and TECHNIQUE[name] in report.message, report.message
+    assert "(the worst at line " in report.message
+    assert report.counters is not None and report.counters["available"]

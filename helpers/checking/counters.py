@@ -73,7 +73,8 @@ def _unavailable(why: str, **more) -> dict:
 
 def counters(name: str, kernel: str | Path | None = None, solutions: bool = False,
              case: Case | None = None, *, warp_size: int | None = None, banks: int | None = None,
-             seed: int | None = None) -> dict:
+             seed: int | None = None, build_options: tuple[str, ...] | None = None,
+             owner: str = "") -> dict:
     """The warp model's counters for exercise ``name``'s kernel (``kernel``; default
     ``kernels/NAME.cl``, ``solutions/NAME.cl`` with ``solutions``) on ``case`` (default
     :func:`representative_case`). ``warp_size``, ``banks``: another GPU's (default 32 and 32, or
@@ -108,21 +109,22 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
     if grind is None:
         return _unavailable("Oclgrind, which runs the warp model, is not installed", **about)
     with _lock:
+        options = ex.technique_build if build_options is None else build_options
         return _run(ex, path, source, chosen, built.path, settings, seed, about,
-                    DeviceSpec.of(grind))
+                    DeviceSpec.of(grind), list(options), owner)
 
 
 def _run(ex: Exercise, path: Path, source: str, case: Case, plugin: Path, settings: dict,
-         seed: int | None, about: dict, spec) -> dict:
+         seed: int | None, about: dict, spec, build_options: list[str], owner: str) -> dict:
     out = _out_folder() / OUT_NAME
     env = {"OCLGRIND_PLUGINS": str(plugin), "COURSE_WARP_OUT": str(out),
            **{SETTINGS[k]: v for k, v in settings.items()}}
-    options = CheckOptions()
+    options = CheckOptions(owner=owner)
     chk = Check(ex, path, secrets.randbits(31) if seed is None else seed, options, apart.Lease(),
                 source)
     before = out.stat().st_size if out.exists() else 0
     result = run_pass(chk, spec, [case], guard=False, env=env,
-                      run_timeout=options.oclgrind_run_timeout)
+                      run_timeout=options.oclgrind_run_timeout, build_options=build_options)
     text = out.read_bytes()[before:].decode("utf-8", "replace") if out.exists() else ""
     launches = [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
     chk.lease.release(result.ended_cleanly())

@@ -279,6 +279,8 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     op = _oclgrind_facts(chk, dp, beside)
     probe = _local_memory_probe(chk, spec, dp, op, beside.small)
     report = verdict(ex, shown, where, dp, op, seed, path, options, probe)
+    if report.passed and not report.miscompiled and ex.technique is not None:
+        report = _technique(chk, report, where)
     warned = False
     if report.passed:
         remember_pass(name, path)
@@ -289,6 +291,30 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
                 on_verdict(report.message)
             _timed(chk, spec, dev, report, where)
     return report if warned else with_warnings(report)
+
+
+def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
+    """A right kernel of a technique exercise, judged on the warp model's counters (what a GPU's
+    warps would do, on every device): it fails when the technique is missing. Where the model
+    cannot run, the verdict says so and stands on the results (and the timing) alone."""
+    from .counters import counters
+    ex = chk.ex
+    facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner)
+    if not facts.get("available"):
+        report.message += (f"\n  The warp model could not run here ({facts.get('why')}): the "
+                           f"technique was not judged, only the results.")
+        return report
+    missing = ex.technique(facts)
+    if missing is None:
+        return report
+    hint = hints_line(ex, missing)
+    report.passed = False
+    report.message = "\n".join([f"{ex.name} failed ({display_path(chk.path)}, on {where}):",
+                                 indent([missing + " (The warp model: what a GPU's warps would "
+                                         "do, not a measurement of this device.)"])]
+                                + ([indent([hint])] if hint else []))
+    report.counters = facts
+    return report
 
 
 def _timed(chk: Check, spec: DeviceSpec, dev, report: CheckReport, where: str) -> None:

@@ -46,6 +46,7 @@ class CheckReport:
     miscompiled: bool = False
     oclgrind_available: bool = True
     speed_pass: PassResult | None = None
+    counters: dict | None = None     # the warp model's, where a technique was judged on them
 
     def __str__(self) -> str:
         return self.message

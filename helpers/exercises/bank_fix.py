@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import conflict_free_reads
 from .model import (
     Buffer,
     Case,
@@ -135,6 +136,7 @@ register(Exercise(
                             given=("banks.cl", "record_sums_conflicted")),
     widest=_records_extremes,
     tiled=True,
+    technique=conflict_free_reads,
     contract=("records holds n records of 32 floats (record r at `[r * 32]`); `sums[r]` = the sum "
               "of record r; one work-item per record, the global size may exceed n; `tile` holds "
               "local size x 33 floats and is used; a warp's reads of the tile fall in 32 different "

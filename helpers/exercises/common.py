@@ -181,3 +181,81 @@ def divergent_tree_barrier(hint: int) -> FindingHint:
                        "every work-item of the group takes (an if (i < n), an if (lid < s), or a "
                        "loop whose count differs): move the barrier out, and let every work-item "
                        "loop alike", hint=hint)
+
+
+# --------------------------------------------------------------------------------------------------
+# The technique exercises' rules on the warp model's counters (helpers.checking.counters)
+
+def _at(facts: dict, family: str) -> str:
+    line = (facts.get("worst") or {}).get(family, {}).get("line")
+    return f" (the worst at line {line})" if line else ""
+
+
+def _per_request(facts: dict, what: str) -> tuple[float | None, float | None]:
+    """(units per request, ideal units per request) of one access kind (``"global load"``...)."""
+    c = (facts.get("counts") or {}).get(what, {})
+    req = c.get("requests", 0)
+    return (c.get("units", 0) / req, c.get("ideal", 0) / req) if req else (None, None)
+
+
+def coalesced(facts: dict, slack: float = 1.25) -> str | None:
+    """Global loads and stores each touch at most ``slack`` times the 32-byte sectors their bytes
+    need (4 a request for floats, 16 for float4 lanes): neighbouring work-items on neighbouring
+    elements."""
+    for what in ("global load", "global store"):
+        got, ideal = _per_request(facts, what)
+        if got is not None and ideal and got > slack * ideal:
+            kind = "read" if what.endswith("load") else "write"
+            return (f"is right, but its global memory {kind}s are not coalesced: on a GPU, each "
+                    f"request of a warp of {facts['warp_size']} work-items would touch {got:.1f} "
+                    f"sectors of 32 bytes where {ideal:.1f} would hold the same bytes{_at(facts, 'global')}. "
+                    f"At every step, neighbouring work-items must touch neighbouring elements.")
+    return None
+
+
+def conflict_free_reads(facts: dict, allowed: float = 1.1) -> str | None:
+    """A warp's reads of local memory take at most ``allowed`` wavefronts (1: every lane in a bank
+    of its own, or reading the same word)."""
+    got, ideal = _per_request(facts, "local load")
+    if got is not None and got > allowed:
+        return (f"is right, but its reads of local memory have bank conflicts: on a GPU, a warp's "
+                f"read would take {got:.1f} passes (wavefronts) on average where "
+                f"{max(ideal or 1.0, 1.0):.0f} would do{_at(facts, 'local')}: the lanes of a warp "
+                f"read different words of the same bank. Pad or skew the tile so that they fall "
+                f"in different banks.")
+    return None
+
+
+def warps(facts: dict) -> int:
+    """The warps of the counted launches (a work-group's last warp may be cut short)."""
+    total = 0
+    for launch in facts.get("launches") or []:
+        local = 1
+        for s in launch["local_size"]:
+            local *= s
+        total += launch["work_groups"] * -(-local // launch["warp_size"])
+    return total
+
+
+def undivided(facts: dict, share: float = 0.125) -> str | None:
+    """At most one warp in 1 / ``share`` splits at a conditional branch (the bounds guard's last
+    warp and the warp at a seam do; a branch on the element's parity splits every warp)."""
+    total, split = facts.get("branches") or 0, facts.get("divergent_branches") or 0
+    if total and split > max(2, share * warps(facts)):
+        return (f"is right, but its warps split: on a GPU, {split} of {total} conditional branches "
+                f"executed by its {warps(facts)} warps would send a warp's work-items different "
+                f"ways{_at(facts, 'branch')}, so those warps run both paths. Make the work-items "
+                f"of a warp agree on every branch in the loop.")
+    return None
+
+
+def in_registers(facts: dict) -> str | None:
+    """No private-memory traffic: what the kernel keeps, it keeps in registers."""
+    n = facts.get("private_accesses") or 0
+    if n:
+        return (f"is right, but it keeps values in private memory that a GPU would spill: "
+                f"{n} accesses of the work-items to private memory{_at(facts, 'private')} (an "
+                f"array indexed by a value known only at run time cannot live in registers). "
+                f"Keep the values in variables of their own, or index the array only with "
+                f"constants (an unrolled loop).")
+    return None

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .common import undivided
 from .model import (
     Buffer,
     Case,
@@ -138,6 +139,8 @@ register(Exercise(
                             # solution averages 1.5: it is a remedy too, at about 75%
                             target=0.7),
     widest=_woven_extremes,
+    technique=undivided,
+    technique_build=("-cl-opt-disable",),
     contract=("`y[i]` = `x[i]` sent `rounds` times through `v = 0.9 v + 0.1` (even i) or `v = 0.25 "
               "v v - 0.5` (odd i), without a warp-splitting branch; global size may exceed n; timed"),
     place=(3, 4),

@@ -277,6 +277,13 @@ class Exercise:
     place: tuple[int, int] = (9, 0)
     # The launches the bench times it on (``python -m helpers bench``): (full sizes, small sizes).
     bench_cases: tuple[Case, Case] | None = None
+    # The technique the exercise teaches, judged on the warp model's counters of a kernel that
+    # gave the right values (:func:`helpers.checking.counters.counters`): a sentence saying what
+    # is missing (the counter, its value, the ideal, the line), or None when the technique is there.
+    technique: Callable[[dict], str | None] | None = None
+    # ... the build options of the counters' run (``-cl-opt-disable``: the branches as written,
+    # before the optimizer turns a branch into a select that runs both paths)
+    technique_build: tuple[str, ...] = ()
 
     def cases_for(self, limits: Limits | None) -> list[Case]:
         """The record's cases, then those of the extremes ``limits`` allow (none without them)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import in_registers
 from .model import (
     Buffer,
     Case,
@@ -144,6 +145,7 @@ register(Exercise(
                             fir_case(1 << 13, 64, 128, small=False),
                             given=("registers.cl", "fir_ring")),
     widest=_fir_extremes,
+    technique=in_registers,
     contract=("x and y hold `steps` rows of `channels` floats (sample t of signal c at `[t * "
               "channels + c]`); `y[t][c] = coef[0] x[t][c] + ... + coef[7] x[t-7][c]`, samples "
               "before t = 0 taken as 0; one work-item per signal, the global size may exceed "

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .common import coalesced
 from .model import (
     Buffer,
     Case,
@@ -109,6 +110,7 @@ register(Exercise(
                             given=("level3.cl", "saxpy_chunks")),
     widest=_saxpy_extremes,
     wide_inputs=_saxpy_wide,
+    technique=coalesced,
     contract=("`y[i] = a * x[i] + y[i]` for `i < n`, fewer work-items than n; at every step "
               "neighbouring work-items touch neighbouring elements; timed"),
     place=(3, 3),

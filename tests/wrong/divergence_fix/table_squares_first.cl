@@ -1,4 +1,4 @@
-// WRONG for large values: a lookup table of (a, b, c) with the step written a * (v * v) + b * v + c.
+// WRONG: for large values: a lookup table of (a, b, c) with the step written a * (v * v) + b * v + c.
 // For the even elements a is 0, and 0 * (v * v) is NaN once v * v overflows (|v| > 1.8e19), where
 // the even step 0.9 v + 0.1 is finite: the contract allows floats of any finite magnitude.
 __constant float4 STEP[2] = {(float4)(0.0f, 0.9f, 0.1f, 0.0f), (float4)(0.25f, 0.0f, -0.5f, 0.0f)};

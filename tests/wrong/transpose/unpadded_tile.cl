@@ -1,6 +1,7 @@
-/* RIGHT: the tile is used with row stride T, without the +1 padding, and every slot is written (0 outside the matrix).
- * Unusual: only T*T of the T*(T+1) floats are used (the padding that avoids bank conflicts is skipped:
- *   slower on a GPU, not wrong); out-of-matrix work-items store 0.0f in their slot instead of skipping
+/* WRONG: the technique is missing: the tile is used with row stride T, without the +1 padding: right values,
+ *   but a warp's reads down a column of the tile fall in few banks (8-way conflicts at T = 16), and
+ *   the contract asks for conflict-free reads of the tile. Every slot is written (0 outside the matrix).
+ * Unusual: only T*T of the T*(T+1) floats are used (the padding that avoids bank conflicts is skipped); out-of-matrix work-items store 0.0f in their slot instead of skipping
  *   it; index helpers are #defines with size_t arithmetic; the write coordinates are named after the
  *   output (orow, ocol).
  * Why correct: a T x T block with stride T fits in the tile the host provides (T*(T+1) floats); every
