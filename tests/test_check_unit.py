@@ -16,6 +16,8 @@ from helpers.exercises import Case, get
 
 from .conftest import TESTS
 
+pytestmark = pytest.mark.once   # the verdict's rules on synthetic facts: no device
+
 CASE = Case((1024,), (256,), {"n": 1000})
 POCL = DeviceSpec("Portable Computing Language", "OpenCL 3.0 PoCL 3.0-rc2  Linux", "cpu")
 GRIND = DeviceSpec("Oclgrind", "OpenCL 1.2 (Oclgrind 21.10)", "Oclgrind Simulator")

@@ -17,6 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from helpers.hub import events
 from helpers.hub.recheck import SOURCE_BYTES, Rechecker
 from helpers.hub.service import (
@@ -34,6 +36,8 @@ from helpers.hub.service import (
 from helpers.hub.store import Store, class_state, grader_csv
 
 from .conftest import ROOT
+
+pytestmark = pytest.mark.once   # the hub's events, store and view: no device of its own
 
 EXERCISES = ["float_copy", "sum_ints", "erosion_1d_local"]
 SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()

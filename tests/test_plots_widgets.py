@@ -38,6 +38,7 @@ def _texts(fig: Figure) -> list[str]:
     return [t.get_text() for ax in fig.axes for t in ax.texts]
 
 
+@pytest.mark.once
 def test_ndrange_grid_writes_every_value_and_draws_group_borders():
     values = ndrange.query_values((8, 4), (4, 2), "get_local_id(0)")
     fig = plots.ndrange_grid(values, (4, 2), "t", highlight=(1, 1))
@@ -171,6 +172,7 @@ def test_sweeps_and_their_figures(cq):
     plt.close("all")
 
 
+@pytest.mark.once
 def test_crossover_is_the_floor_over_the_slope():
     flat = [{"repeat": r, "seconds": 1.0} for r in (1, 2, 4, 8)]
     assert bench.crossover(flat) is None
@@ -243,6 +245,7 @@ def _series(ax) -> list[tuple[str, tuple]]:
     return found
 
 
+@pytest.mark.once   # the figures are drawn from results/: no device
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_each_series_has_a_colour_of_its_own(name):
     fig = _drawn(name)
@@ -253,6 +256,7 @@ def test_each_series_has_a_colour_of_its_own(name):
     plt.close(fig)
 
 
+@pytest.mark.once
 def test_the_chart_of_twelve_series_has_twelve_colours():
     fig = _drawn("sweep_lines mlp (12 series)")
     assert len({c for _, c in _series(fig.axes[0])}) == 12
@@ -271,6 +275,7 @@ def _data_boxes(ax, renderer) -> list:
     return boxes
 
 
+@pytest.mark.once   # the figures are drawn from results/: no device
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_no_legend_covers_data(name):
     fig = _drawn(name)
@@ -293,6 +298,7 @@ def test_no_legend_covers_data(name):
 POWERS = re.compile(r"\de[+-]?\d|×|\\times|10\^|\$")
 
 
+@pytest.mark.once   # the figures are drawn from results/: no device
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_no_axis_uses_an_offset_or_powers_of_ten(name):
     fig = _drawn(name)
@@ -304,6 +310,7 @@ def test_no_axis_uses_an_offset_or_powers_of_ten(name):
     plt.close(fig)
 
 
+@pytest.mark.once
 def test_a_small_time_is_drawn_in_microseconds_and_large_numbers_plainly():
     fig = plots.timings([("a", 2e-6), ("b", 5e-5)], "t")
     assert fig.axes[0].get_xlabel().startswith("kernel time (µs")
@@ -329,6 +336,7 @@ def _device_values(ax, device: str) -> list[float]:
     return [v for v in values if v > 0]
 
 
+@pytest.mark.once
 @pytest.mark.parametrize("name, devices", [
     ("work_group_sizes", ("Xeon", "H100")),
     ("compare", ("Xeon", "H100")),

@@ -10,7 +10,11 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from helpers.paths import RESULTS, ROOT
+
+pytestmark = pytest.mark.once   # results/, tools/ and the driver data: no device
 
 HISTORY = ROOT / "results" / "history"
 # where the course names files of results/: its code, notebooks, tests, tools and documents
