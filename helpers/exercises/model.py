@@ -466,11 +466,12 @@ def wrong_index_mistakes(out: str, reference: Callable[[Case, Inputs], Outputs],
 
 def study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) -> Exercise:
     """The record that checks study kernel ``function`` of kernels/studies/FILE against the
-    contract of exercise ``base`` on ``cases`` (launches that kernel supports)."""
+    contract of exercise ``base`` on ``cases`` (launches that kernel supports): its values only
+    (a study kernel may lack the exercise's technique: that is what it is there to show)."""
     return register(replace(get(base), name=f"{base}:{function}", kernel=function,
                             title=f"study kernel {function} ({file})", cases=cases,
                             study_file=file, mistakes=(), performance=None, widest=None,
-                            tiled=False))
+                            tiled=False, technique=None, technique_build=()))
 
 
 def grid_stride_details(case: Case) -> dict:
