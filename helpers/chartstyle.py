@@ -7,7 +7,9 @@
 - times in the unit that fits them (:func:`time_unit`: s, ms or µs);
 - legends outside the axes, where they cover no data (:func:`legend_outside`, :func:`legend_below`);
 - devices whose values differ more than tenfold never share a linear axis (:func:`tenfold`): the
-  chart gives each its own panel or draws a log axis, and says so.
+  chart gives each its own panel or draws a log axis, and says so;
+- two timings compared show their spread, and say when a difference lies within it
+  (:func:`within_spread`).
 """
 
 from __future__ import annotations
@@ -123,6 +125,16 @@ def tenfold(values_by_device: dict[str, Iterable[float]]) -> bool:
     tops = [max((abs(v) for v in vs if v), default=0.0) for vs in values_by_device.values()]
     tops = [t for t in tops if t > 0]
     return len(tops) > 1 and max(tops) > TENFOLD * min(tops)
+
+
+def within_spread(rows: list[dict], role: str = "given", name: str = "the start") -> str:
+    """The timed rows (``seconds``, ``min_seconds``, ``max_seconds``) whose fastest-to-slowest
+    range overlaps that of the row whose ``role`` is ``role`` (they are not told apart), as a
+    line for an axis label: "within the spread of NAME: X and Y"; empty where none does."""
+    start = next((r for r in rows if r.get("role") == role and "seconds" in r), {})
+    close = [r["label"] for r in rows if start and r is not start and "seconds" in r and
+             r["min_seconds"] <= start["max_seconds"] and start["min_seconds"] <= r["max_seconds"]]
+    return f"\nwithin the spread of {name}: {' and '.join(close)}" if close else ""
 
 
 def legend_outside(ax, **kwargs):

@@ -26,6 +26,7 @@ from .chartstyle import (
     plain_number,
     tenfold,
     time_unit,
+    within_spread,
 )
 from .words import plural
 
@@ -331,6 +332,56 @@ def compare(series: dict[str, dict[str, float]], title: str = "", unit: str = "m
     ax.set_title(title, fontsize=10)
     legend_outside(ax)
     ax.spines[["top", "right"]].set_visible(False)
+    return finish(fig)
+
+
+# the kernel an exercise starts from, the learner's, the solution: one colour each, in both panels
+ROLE_COLORS = {"given": "#d55e00", "yours": "#009e73", "solution": "#0072b2"}
+
+
+def model_beside_time(result: dict) -> Figure:
+    """A technique's lesson, one bar per kernel (the one the exercise starts from, the learner's
+    once it has passed, the solution: :func:`helpers.checking.counters.model_and_times`). Left,
+    the warp model's counter of the technique: what a GPU's warps would do, the same on every
+    device, a model and not a measurement, its ideal dotted. Right, each kernel's time measured
+    on this device (median; whiskers: the fastest and slowest run)."""
+    rows, timed = result["rows"], [r for r in result["rows"] if "seconds" in r]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(rows) + 2.4), sharey=True)
+    unit, factor = time_unit(r["max_seconds"] for r in timed)
+    y = list(range(len(rows)))[::-1]
+    for yi, r, color in zip(y, rows, palette(len(rows)), strict=True):
+        color, value = ROLE_COLORS.get(r["role"], color), r["value"] or 0.0
+        left.barh(yi, value, color=color, label=r["label"])
+        left.text(value, yi, " -" if r["value"] is None else f" {_short(value)}", va="center",
+                  fontsize=8)
+        if "seconds" not in r:
+            right.text(0, yi, " not timed", va="center", fontsize=8)
+            continue
+        t, low, high = (r[k] * factor for k in ("seconds", "min_seconds", "max_seconds"))
+        right.barh(yi, t, color=color, label=r["label"], xerr=[[t - low], [high - t]],
+                   ecolor="#555555", capsize=2)
+        right.text(high, yi, f" {_short(t)}", va="center", fontsize=8)
+    ideals = {r["ideal"] for r in rows if r["ideal"] is not None}
+    ideal = ideals.pop() if len(ideals) == 1 else None
+    if ideal:
+        left.axvline(ideal, color="black", linestyle=":", linewidth=1)
+    top = max([r["value"] or 0.0 for r in rows] + [ideal or 0.0])
+    left.set_xlim(0, top * 1.3 if top else 1.0)
+    left.set_yticks(y, [r["label"] for r in rows], fontsize=8)
+    left.xaxis.set_major_formatter(ticker.FuncFormatter(plain_number))
+    left.set_xlabel(result["what"] + ("" if ideal is None else f" (ideal {_short(ideal)}"
+                                      f"{', dotted' if ideal else ''})")
+                    + f"\ncase {result['model_case']}", fontsize=8)
+    left.set_title("the warp model: what a GPU's warps would do\n(a model on Oclgrind, the same "
+                   "on every device)", fontsize=9)
+    right.set_xlim(0, max([r["max_seconds"] for r in timed], default=1.0) * factor * 1.3)
+    right.set_xlabel(f"kernel time, {unit} (median; whiskers: fastest and slowest run)\ncase "
+                     f"{result.get('case', '')}{within_spread(rows)}", fontsize=8)
+    right.set_title(f"measured on this device\n{_device_line(result)}", fontsize=9)
+    for ax in (left, right):
+        ax.spines[["top", "right"]].set_visible(False)
+    fig.suptitle(f"{result['exercise']}: the model of a GPU beside this device's clock",
+                 fontsize=10)
     return finish(fig)
 
 

@@ -20,6 +20,23 @@ def _series(rows: list[dict], value: str, scale: float = 1.0) -> dict[str, float
     return {r["label"]: r[value] * scale for r in rows}
 
 
+def lesson(name: str, what: str, values: dict[str, float], ideal: float, model_case: str) -> dict:
+    """A technique lesson's figure (plots.model_beside_time) as the H100 would draw it: the warp
+    model's counter for each kernel (``values``: role -> what helpers.checking.counters.compare
+    counts), beside the times the H100's reference check measured for the same kernels."""
+    check = next(c for c in result("checks-nvidia-h100")["checks"]
+                 if c["exercise"] == name and "given" in c.get("speed", {}))
+    labels = {"given": "the start", "yours": "your kernel", "solution": "the solution"}
+    rows = [{"label": labels[role], "role": role, "value": value, "ideal": ideal,
+             **{k: check["speed"][role][k] for k in ("seconds", "min_seconds", "max_seconds",
+                                                      "repeats")}}
+            for role, value in values.items()]
+    case = check["speed"]["given"]["case"]
+    return {"exercise": name, "what": what, "rows": rows, "model_case": model_case,
+            "case": ", ".join(f"{k}={v}" for k, v in case["params"].items()),
+            "environment": check["environment"], "available": True}
+
+
 def figures() -> dict[str, object]:
     """name -> a function that draws the figure (so that each test draws it afresh)."""
     h100 = result("nvidia-h100")["experiments"]
@@ -70,4 +87,11 @@ def figures() -> dict[str, object]:
         "work_group_sizes, one device": lambda: plots.work_group_sizes(
             {"NVIDIA H100": h100["work_group_sizes"]["rows"]}, "NULL"),
         "images": lambda: plots.images({"a": np.eye(8), "b": np.ones((4, 4))}, "images"),
+        "model_beside_time": lambda: plots.model_beside_time(lesson(
+            "strided_fix", "32-byte sectors per warp request to global memory",
+            {"given": 32.0, "solution": 4.0}, 4.0, "n=4096, a=2.5, global 512, local 128")),
+        "model_beside_time, three kernels and an ideal of 0": lambda: plots.model_beside_time(
+            lesson("spill_fix", "work-item accesses to private memory",
+                   {"given": 200802, "yours": 0, "solution": 0}, 0.0,
+                   "channels=2049, steps=10, global 2304, local 256")),
     }

@@ -215,6 +215,45 @@ def test_the_work_group_size_explorer_marks_the_chosen_size_on_every_device():
     assert isinstance(plots.work_group_sizes({"here": here}, "NULL"), Figure)
 
 
+def test_the_model_beside_this_devices_times(cq, monkeypatch):
+    """A technique's lesson: the starting kernel and the solution counted by the warp model and
+    timed on the course device, drawn side by side; where the model cannot run, one sentence
+    and nothing timed."""
+    from helpers.checking import counters
+    from helpers.warp import build
+    ctx, queue = cq
+    shown = counters.model_and_times(ctx, queue, "spill_fix")
+    assert shown["available"], shown["why"]
+    assert [r["role"] for r in shown["rows"]] == ["given", "solution"]
+    for r in shown["rows"]:
+        assert 0 < r["min_seconds"] <= r["seconds"] <= r["max_seconds"] and "error" not in r
+    assert shown["rows"][0]["value"] > 0 == shown["rows"][1]["value"]
+    assert shown["environment"]["device"]["device"] == queue.device.name.strip()
+    fig = plots.model_beside_time(shown)
+    left, right = fig.axes
+    assert "warp model" in left.get_title() and "measured on this device" in right.get_title()
+    assert queue.device.name.strip() in right.get_title()
+    plt.close(fig)
+    monkeypatch.setattr(build, "plugin", lambda **_: build.Built(None, "no C++ compiler here"))
+    without = counters.model_and_times(ctx, queue, "spill_fix")
+    assert not without["available"] and "seconds" not in without["rows"][0]
+    assert without["why"] == "No warp model here, so no figure: no C++ compiler here."
+
+
+@pytest.mark.once
+def test_two_timings_within_each_others_spread_are_said_to_be():
+    from helpers.chartstyle import within_spread
+
+    def row(label, role, low, high):
+        return {"label": label, "role": role, "seconds": (low + high) / 2, "min_seconds": low,
+                "max_seconds": high}
+    start = row("the start", "given", 1.0, 2.0)
+    assert within_spread([start, row("the solution", "solution", 1.9, 3.0)]) == \
+        "\nwithin the spread of the start: the solution"
+    assert within_spread([start, row("the solution", "solution", 0.5, 0.9)]) == ""
+    assert within_spread([row("the solution", "solution", 1.0, 2.0)]) == ""
+
+
 # --------------------------------------------------------------------------------------------------
 # How every figure reads: a colour per series, legends off the data, plain tick labels, devices of
 # different scales apart.

@@ -128,6 +128,39 @@ def test_the_function_and_the_command_line_on_an_exercise():
     assert "4.00 sectors per request" in text.stdout
 
 
+def test_the_lessons_count_the_starting_kernel_beside_the_solution():
+    """For each technique exercise the lessons show (notebooks 05 and 06), the counter of its
+    technique: the kernel it starts from far from the ideal (32 sectors a request, 32 passes a
+    read of the tile, every warp split, private memory used), the solution at it."""
+    assert sorted(counting.lesson_exercises()) == ["bank_fix", "divergence_fix", "spill_fix",
+                                                    "strided_fix"]
+    for name in counting.lesson_exercises():
+        rows = counting.compare(name, seed=1)
+        assert [r["role"] for r in rows] == ["given", "solution"], name
+        start, solution = rows
+        assert start["counters"]["available"] and solution["counters"]["available"], name
+        assert start["counters"]["case"] == solution["counters"]["case"]
+        assert start["kernel"].startswith("kernels/studies/") and start["record"] == \
+            f"{name}:{counting.get(name).performance.given[1]}"
+        assert solution["value"] <= 1.25 * solution["ideal"], (name, solution["value"])
+        assert start["value"] >= 8 * max(solution["value"], solution["ideal"], 1), \
+            (name, start["value"])
+    assert counting.compare("bank_fix", seed=1)[0]["value"] == 32.0
+    with pytest.raises(ValueError, match="does not start from a slow kernel"):
+        counting.compare("transpose")
+
+
+def test_the_lessons_count_the_learners_kernel_once_it_has_passed(monkeypatch, tmp_path):
+    mine = tmp_path / "strided_fix.cl"
+    mine.write_text((ROOT / "solutions" / "strided_fix.cl").read_text())
+    monkeypatch.setattr(counting, "kernel_path", lambda name, solutions=None: mine)
+    assert [r["role"] for r in counting.compare("strided_fix")] == ["given", "solution"]
+    monkeypatch.setattr(counting, "has_passed", lambda name, path: path == mine)
+    rows = counting.compare("strided_fix")
+    assert [(r["role"], r["value"]) for r in rows] == [("given", 32.0), ("yours", 4.0),
+                                                       ("solution", 4.0)]
+
+
 def test_without_a_compiler_it_says_why_and_nothing_raises(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(build, "compilers", lambda: [])

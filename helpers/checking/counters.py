@@ -8,6 +8,11 @@ pass's machinery: :func:`.passes.run_pass`, with the plugin in the worker's envi
 A model, not a measurement: the counters predict what a GPU's profiler would count (sectors per
 request, shared-memory wavefronts, divergent branches), never a time. Where the plugin cannot be
 built or loaded, the result says why in one sentence (``available`` False) and nothing raises.
+
+For the lessons (notebooks 05 and 06): :func:`compare` counts a technique exercise's starting
+kernel beside the solution (and the learner's kernel once it has passed), and
+:func:`model_and_times` sets the counter its technique is about beside each kernel's time on the
+learner's device (``plots.model_beside_time`` draws it).
 """
 
 from __future__ import annotations
@@ -19,11 +24,14 @@ import secrets
 import shutil
 import tempfile
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import apart
 from ..exercises import Case, Exercise, get
-from ..kernels import KERNELS, display_path, kernel_path
+from ..exercises.common import coalesced, conflict_free_reads, in_registers, undivided
+from ..exercises.passed import has_passed
+from ..kernels import KERNELS, display_path, kernel_path, solution_file
 from ..warp import build
 from . import learner
 from .options import CheckOptions
@@ -225,3 +233,137 @@ def table(result: dict) -> str:
     if result["worst"] and not result["lines"]:
         lines.append("  (no source lines: Oclgrind had no debug information for this kernel)")
     return "\n".join(lines)
+
+
+# {{{ the lessons: the kernel an exercise starts from beside its solution
+
+@dataclass(frozen=True)
+class Shown:
+    """The counter a technique's lesson shows: ``what`` it counts (words an axis carries), read as
+    the units per request of the ``access`` kinds of the raw counts (``"global load+global
+    store"``), or as the summary's count ``key``, whose ideal is 0."""
+
+    what: str
+    access: str = ""
+    key: str = ""
+
+    def value(self, facts: dict) -> tuple[float | None, float | None]:
+        """(the counter, its ideal) in ``facts`` (a :func:`counters` result)."""
+        if self.key:
+            return facts.get(self.key), 0.0
+        counts = [(facts.get("counts") or {}).get(k, {}) for k in self.access.split("+")]
+        requests = sum(c.get("requests", 0) for c in counts)
+        if not requests:
+            return None, None
+        ideal = sum(c.get("ideal", 0) for c in counts) / requests
+        return (round(sum(c.get("units", 0) for c in counts) / requests, 4),
+                round(max(ideal, 1.0) if self.access.startswith("local") else ideal, 4))
+
+
+# by the technique an exercise's verdict judges (helpers.exercises.common)
+SHOWN = {
+    coalesced: Shown("32-byte sectors per warp request to global memory",
+                     access="global load+global store"),
+    conflict_free_reads: Shown("passes (wavefronts) per warp read of local memory",
+                               access="local load"),
+    undivided: Shown("warp branches whose work-items went different ways",
+                     key="divergent_branches"),
+    in_registers: Shown("work-item accesses to private memory (not registers)",
+                        key="private_accesses"),
+}
+
+
+def shown(name: str) -> Shown:
+    """The counter the lesson of exercise ``name`` shows (ValueError for an exercise that does
+    not start from a slow kernel whose technique the model sees)."""
+    ex = get(name)
+    if ex.performance is None or not ex.performance.given or ex.technique not in SHOWN:
+        raise ValueError(f"{name} does not start from a slow kernel whose technique the warp "
+                         f"model counts: {', '.join(sorted(lesson_exercises()))} do")
+    return SHOWN[ex.technique]
+
+
+def lesson_exercises() -> list[str]:
+    """The exercises :func:`compare` serves: a starting kernel, and a technique in :data:`SHOWN`."""
+    from ..exercises import exercises
+    return [ex.name for ex in exercises()
+            if ex.performance is not None and ex.performance.given and ex.technique in SHOWN]
+
+
+def compare(name: str, seed: int | None = None) -> list[dict]:
+    """The warp model's counters of exercise ``name``'s starting kernel
+    (``performance.given``), of the learner's ``kernels/NAME.cl`` once its text has passed the
+    check, and of the solution where the solutions are present: each on the same case and inputs
+    and with the build options its verdict uses. One row each: ``label``, ``role`` (``given``,
+    ``yours``, ``solution``), ``kernel`` (the file, as shown), ``record`` (the registry's name
+    that runs it: ``NAME:FUNCTION`` for the start), ``path``, ``counters``, and ``value`` and
+    ``ideal`` of the counter the lesson shows (:func:`shown`)."""
+    ex, about = get(name), shown(name)
+    file, function = ex.performance.given
+    kernels = [("given", f"{function} (the start)", f"{name}:{function}",
+                KERNELS / "studies" / file)]
+    mine = kernel_path(name, solutions=False)
+    if has_passed(name, mine):
+        kernels.append(("yours", "your kernel", name, mine))
+    theirs = solution_file(name)
+    if theirs is not None:
+        kernels.append(("solution", "the solution", name, theirs))
+    seed = secrets.randbits(31) if seed is None else seed
+    case = representative_case(ex, int(os.environ.get(SETTINGS["warp_size"]) or 32))
+    rows = []
+    for role, label, record, path in kernels:
+        facts = counters(record, path, case=case, seed=seed, build_options=ex.technique_build)
+        value, ideal = about.value(facts) if facts["available"] else (None, None)
+        rows.append({"label": label, "role": role, "kernel": display_path(path),
+                     "record": record, "path": path, "counters": facts, "value": value,
+                     "ideal": ideal})
+    return rows
+
+
+def model_and_times(ctx, queue, name: str, seed: int | None = None) -> dict:
+    """:func:`compare`'s rows, each kernel also timed on ``queue``'s device as the check's speed
+    pass times it (:func:`helpers.bench.time_exercise` on the exercise's timing case, the small
+    one with the small-size switch; rounds in turn, each kernel's fastest median kept). Returns
+    ``exercise``, ``what`` (the counter's words), ``rows`` (with ``seconds``, ``min_seconds``,
+    ``max_seconds`` and ``repeats``, or ``error``), ``model_case`` and ``case`` (the launches
+    counted and timed), ``environment``, and ``available``: where the model cannot run, False,
+    with ``why``, one sentence, and nothing timed."""
+    import pyopencl as cl
+
+    from ..bench import time_exercise
+    from ..kernels import KernelBuildError
+    from ..probe import KernelLeftOut
+    from ..timing import environment, small_sizes
+    from .runner import SPEED_ROUND_BUDGET_S, SPEED_ROUNDS
+
+    ex = get(name)
+    seed = secrets.randbits(31) if seed is None else seed
+    rows = compare(name, seed)
+    first = rows[0]["counters"]
+    result = {"exercise": name, "what": shown(name).what, "rows": rows,
+              "model_case": first.get("case"), "environment": environment(queue.device)}
+    missing = next((r["counters"] for r in rows if not r["counters"]["available"]), None)
+    if missing is not None:
+        return {**result, "available": False,
+                "why": f"No warp model here, so no figure: {missing['why']}."}
+    case = ex.performance.small if small_sizes() else ex.performance.case
+    references: dict = {}
+    for r in range(SPEED_ROUNDS):
+        for row in rows:
+            if "error" in row:
+                continue
+            try:
+                t = time_exercise(ctx, queue, row["record"], case, kernel=row["path"],
+                                  seed=seed, verify=r == 0, references=references,
+                                  budget_s=SPEED_ROUND_BUDGET_S)
+            except (AssertionError, cl.Error, KernelBuildError, KernelLeftOut) as e:
+                row["error"] = str(e).strip().splitlines()[0] if str(e).strip() else repr(e)
+                print(f"{row['label']} ({row['kernel']}) was not timed on "
+                      f"{queue.device.name.strip()}: {row['error']}")
+                continue
+            if "seconds" not in row or t["seconds"] < row["seconds"]:
+                row.update({k: t[k] for k in ("seconds", "min_seconds", "max_seconds",
+                                              "repeats")})
+    return {**result, "available": True, "why": None, "case": case.label()}
+
+# }}}
