@@ -243,9 +243,10 @@ def test_setup_runs_the_install_then_the_device_check_and_remembers_it(tmp_path,
     run = lambda command, cwd: ran.append(command) or SimpleNamespace(returncode=0)  # noqa: E731
     assert install.setup(env, run=run) == 0
     assert made == [env]
+    # the install, the warp model's plugin built, then every device checked
     assert [c[1:4] for c in ran] == [["-m", "pip", "install"], ["-m", "pip", "install"],
-                                     ["-m", "helpers", "devices"]]
-    assert ran[1][-1] == ".[intel]" and ran[2][-1] == "--check"
+                                     ["-m", "helpers.warp.build"], ["-m", "helpers", "devices"]]
+    assert ran[1][-1] == ".[intel]" and ran[3][-1] == "--check"
     assert (env / ".installed-intel").is_file()
     ran.clear()
     assert install.setup(env, run=run) == 0 and ran == []        # up to date: nothing runs
