@@ -200,7 +200,9 @@ def _after_a_hang(chk: Check, beside: _Beside) -> PassResult | None:
         oclgrind_pass(chk, beside.small[:2], HANG_OCLGRIND_TIMEOUT)
     ran = {c.key() for c in op.cases} if op is not None else set()
     wide = [c for c in widest_case(chk.ex) if c.key() not in ran]
-    if op is not None and wide and not op.findings and op.hung_in is None:
+    # (only after small cases that all ran right: a pass stopped while a case ran never will)
+    if op is not None and wide and not op.findings and op.hung_in is None and \
+            not op.cancelled and op.all_ok():
         more = oclgrind_pass(chk, wide, HANG_OCLGRIND_TIMEOUT, first_failure=True)
         op = merged(op, more) if more is not None else op
     return op
