@@ -1,0 +1,59 @@
+"""The warp model checked against an H100 (issue 44 point 6): docs/warp-model.md's section
+"Checked against an H100" is rendered from results/reference/warp-model-vs-nsight-h100.json
+(written by tools/warp_vs_nsight.py, which runs the launches of the H100's truth on Oclgrind with
+the model's plugin), and that file compares against the truth the repository holds. Reads files
+only: no GPU, no Oclgrind."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+
+import pytest
+
+from helpers.paths import ROOT
+
+pytestmark = pytest.mark.once   # files only: no device
+
+COMPARISON = ROOT / "results/reference/warp-model-vs-nsight-h100.json"
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("tool_warp_vs_nsight",
+                                                  ROOT / "tools" / "warp_vs_nsight.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def result():
+    return json.loads(COMPARISON.read_text())
+
+
+def test_the_doc_shows_the_comparison_as_rendered_from_its_json(tool, result):
+    text = (ROOT / "docs" / "warp-model.md").read_text(encoding="utf-8")
+    assert text.count(tool.BEGIN) == 1 and text.count(tool.END) == 1
+    section = text[text.index(tool.BEGIN):text.index(tool.END) + len(tool.END)]
+    assert section == tool.render(result), \
+        "docs/warp-model.md differs from the comparison's JSON: run python tools/warp_vs_nsight.py --doc"
+
+
+def test_it_compares_against_the_truth_in_the_repository(tool, result):
+    truth_path = ROOT / result["truth"]["file"]
+    assert truth_path == tool.TRUTH
+    assert result["truth"]["sha256"] == hashlib.sha256(truth_path.read_bytes()).hexdigest()[:16], \
+        "the H100's truth changed since the comparison ran: run python tools/warp_vs_nsight.py"
+    truth = json.loads(truth_path.read_text())
+    assert [x["label"] for x in result["launches"]] == [k["label"] for k in truth["kernels"]]
+    for x in result["launches"]:
+        # each launch compared, or left out with its reason; each that differs says why
+        assert ("agree" in x) != bool(x.get("skipped")), x["label"]
+        if "agree" in x and not x["agree"]:
+            assert x["why"], f"{x['label']} differs from Nsight without a reason"
+    env = result["environment"]
+    assert env["oclgrind"] and env["plugin_sha256"] and result["date"]
