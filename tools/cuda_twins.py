@@ -13,7 +13,7 @@ CUDA through ``cupy.RawModule``. Each twin is the course's own ``.cl`` file, unc
   such parameter a kernel), and a ``__constant T *name`` parameter becomes a file-scope
   ``__constant__ T __cl_const_KERNEL_name[1024]`` filled before the launch, read through a
   ``const T *name`` pointer to it (NVIDIA's OpenCL also reads ``__constant`` arguments through the
-  constant cache, and the warp model counts constant loads apart from global ones).
+  constant cache; the warp model, on Oclgrind, counts them as global loads: docs/warp-model.md).
 
 Comments are blanked (line numbers kept) before the rewrite. No twin is written by hand: every kernel
 below compiles through the header and the rewriter (a ``(float4)(...)`` constructor or a vector

@@ -257,5 +257,6 @@ def in_registers(facts: dict) -> str | None:
                 f"{n} accesses of the work-items to private memory{_at(facts, 'private')} (an "
                 f"array indexed by a value known only at run time cannot live in registers). "
                 f"Keep the values in variables of their own, or index the array only with "
-                f"constants (an unrolled loop).")
+                f"constants: put #pragma unroll before each loop of fixed length over it (a GPU's "
+                f"compiler may unroll such a loop by itself, or may not; Oclgrind's did not).")
     return None
