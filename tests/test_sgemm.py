@@ -152,6 +152,20 @@ def test_a_guided_search_lists_each_configuration_once(cq, tmp_path, monkeypatch
     assert f"Best of {len(configs)} configurations timed" in tuning.summary(record)
 
 
+def test_a_random_search_times_the_default_configuration_first(cq, tmp_path, monkeypatch):
+    """A random pick may take a minute to build (PoCL took 77 s on one): the default, which builds
+    in seconds, goes first, so a short budget still ends with a configuration timed; and the
+    random order, which meets it again, does not list it twice."""
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    _, queue = cq
+    spec = {"TM": [16, 64], "TN": [16, 64], "TX": [8, 16], "TY": [8, 16]}
+    record = tuning.tune_sgemm(queue.device, budget=120, n=32, spec=spec, seed=1,
+                               progress=False, save=False)
+    configs = [tuple(t[k] for k in spec) for t in record["tried"]]
+    assert configs[0] == tuple(sgemm.DEFAULT.to_json()[k] for k in spec)
+    assert len(configs) == len(set(configs)) == record["space_size"] > 1, record["stopped"]
+
+
 def test_a_tuning_child_that_dies_is_a_sentence(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
