@@ -1,6 +1,7 @@
 """Pure-Python models, no OpenCL: occupancy of a compute unit, and the dual-pipeline model of
 latency hiding from the training's level 3 (a computation pipeline and a memory pipeline, each
-with an issue latency and a completion latency, fed by warps in order).
+with an issue latency λ and a completion latency Λ, fed by warps in order), with the three lower
+bounds on a run's time it names from its inputs: latency-, issue- and memory-bound.
 
 Neither is a simulation of real hardware: they are the smallest models that explain what the
 measurements of notebook 05 show.
@@ -105,6 +106,8 @@ class Schedule:
     cycles: float
     issued: list[Issued] = field(default_factory=list)
     barriers: list[float] = field(default_factory=list)   # release times
+    program: list[tuple[str, bool]] = field(default_factory=list)   # what ran (parsed)
+    warps: int = 0
 
     def busy(self, kind: str, pipe: Pipeline) -> float:
         """Fraction of the run the pipeline ``kind`` spent accepting instructions."""
@@ -145,7 +148,7 @@ def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
     pos = [0] * warps                         # next instruction of each warp
     ready = [0.0] * warps                     # earliest start of that instruction
     last_end = [0.0] * warps                  # when the previous instruction finishes
-    sched = Schedule(0.0)
+    sched = Schedule(0.0, program=prog, warps=warps)
     while True:
         best = None
         for w in range(warps):
@@ -178,14 +181,64 @@ def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
     return sched
 
 
-def bound(sched: Schedule, comp: Pipeline, mem: Pipeline, threshold: float = 0.75) -> str:
-    """Which limit the run hit: "computation-bound" or "memory-bound" (that pipeline was busy
-    most of the time), else "latency-bound" (neither was: more warps or more independent
-    instructions would help)."""
-    c, m = sched.busy("comp", comp), sched.busy("mem", mem)
-    if max(c, m) < threshold:
-        return "latency-bound"
-    return "computation-bound" if c >= m else "memory-bound"
+def _segments(prog: list[tuple[str, bool]]) -> list[list[tuple[str, bool]]]:
+    """The program cut at its barriers (empty pieces left out)."""
+    out, piece = [], []
+    for ins in prog + [("barrier", False)]:
+        if ins[0] == "barrier":
+            if piece:
+                out.append(piece)
+            piece = []
+        else:
+            piece.append(ins)
+    return out
+
+
+def _critical_path(piece: list[tuple[str, bool]], pipes: dict[str, Pipeline]) -> float:
+    """Cycles one warp needs for ``piece`` with pipelines that never make it wait (λ = 0): in
+    order, each dependent instruction waiting Λ for the one before it."""
+    start = end = 0.0
+    for kind, dependent in piece:
+        start = max(start, end if dependent else 0.0)
+        end = max(end, start + pipes[kind].latency)
+    return end
+
+
+def bounds(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
+           mem: Pipeline) -> dict[str, float]:
+    """The three lower bounds on the run's cycles that the model defines, from its inputs alone:
+
+    - ``"latency"``: the completion-latency bound: each warp's dependent chain waits Λ per
+      instruction (its critical path), and the last warp starts (warps - 1) λ after the first;
+    - ``"issue"``: the computation pipeline accepts one warp instruction per λ: its N
+      instructions take (N - 1) λ, and the last one finishes Λ later;
+    - ``"memory"``: the same for the memory pipeline.
+
+    A barrier lets no instruction after it start before every one before it has finished, so each
+    bound is the sum of its bounds over the pieces between barriers. :func:`simulate` never runs
+    faster than the largest of the three.
+    """
+    prog = parse_program(program) if isinstance(program, str) else list(program)
+    pipes = {"comp": comp, "mem": mem}
+    out = {"latency": 0.0, "issue": 0.0, "memory": 0.0}
+    for piece in _segments(prog):
+        first = pipes[piece[0][0]]
+        out["latency"] += (warps - 1) * first.issue + _critical_path(piece, pipes)
+        for name, kind in (("issue", "comp"), ("memory", "mem")):
+            n = warps * sum(1 for k, _ in piece if k == kind)
+            if n:
+                out[name] += (n - 1) * pipes[kind].issue + pipes[kind].latency
+    return out
+
+
+def bound(sched: Schedule, comp: Pipeline, mem: Pipeline) -> str:
+    """Which limit binds the run: the largest of the model's three lower bounds (:func:`bounds`).
+    "latency-bound": too little independent work to hide Λ (more warps or more independent
+    instructions would help); "issue-bound": the computation pipeline accepts an instruction
+    every λ, the peak; "memory-bound": the memory pipeline does. A tie goes to latency, then
+    issue."""
+    b = bounds(sched.program, sched.warps, comp, mem)
+    return max(("latency", "issue", "memory"), key=lambda k: b[k]) + "-bound"
 
 
 # The training's generations: cycles between two warp instructions of the computation pipeline.

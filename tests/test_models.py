@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from helpers.models import LIMITS, Pipeline, bound, occupancy, parse_program, simulate
+from helpers.models import (
+    LIMITS,
+    Pipeline,
+    bound,
+    bounds,
+    occupancy,
+    parse_program,
+    simulate,
+)
 
 pytestmark = pytest.mark.once   # no device: run with one CPU implementation
 
@@ -37,17 +47,59 @@ def test_one_warp_two_independent_halves_the_latency_cost():
     assert dep == 30 and two == 21  # the training's "3 computations, two independent"
 
 
-def test_memory_bound_and_computation_bound_programs_are_told_apart():
+def test_memory_bound_and_issue_bound_programs_are_told_apart():
     comp, mem = Pipeline(1.0, 10.0), Pipeline(4.0, 100.0)
     heavy_mem = simulate("m C m C", 64, comp, mem)
     assert bound(heavy_mem, comp, mem) == "memory-bound"
     # 128 memory instructions at one per 4 cycles: the memory pipeline's issue rate sets the time
     assert 128 * 4 <= heavy_mem.cycles <= 128 * 4 + 2 * (100 + 10)
     heavy_comp = simulate("m" + "c" * 16, 64, comp, mem)
-    assert bound(heavy_comp, comp, mem) == "computation-bound"
+    assert bound(heavy_comp, comp, mem) == "issue-bound"
     assert heavy_comp.cycles == pytest.approx(64 * 16 * 1.0 + 100 + 10 - 1, abs=110)
     few = simulate("M C", 1, comp, mem)
     assert bound(few, comp, mem) == "latency-bound" and few.cycles == 110
+
+
+# Notebook 05's pipelines: computation λ = 1, Λ = 10; memory λ = 4, Λ = 60.
+NB_COMP, NB_MEM = Pipeline(issue=1, latency=10), Pipeline(issue=4, latency=60)
+
+
+@pytest.mark.parametrize("program, warps, verdict, cycles, reason", [
+    # one warp, three dependent computations: each waits Λ = 10 -> 3 x 10 = 30 cycles, while
+    # the pipeline could accept them in 3 x λ = 3: the latency is not hidden
+    ("CCC", 1, "latency-bound", 30, {"latency": 30, "issue": 12, "memory": 0}),
+    # 16 warps of 8 independent computations: 128 instructions at one per λ = 1 -> 127 + Λ = 137,
+    # far above one warp's chain (10) plus the stagger of the warps (15)
+    ("c" * 8, 16, "issue-bound", 137, {"latency": 25, "issue": 137, "memory": 0}),
+    # 32 warps of two independent loads: 64 loads at one per λ = 4 -> 63 x 4 + 60 = 312 cycles,
+    # above one warp's chain (60 + 10 + stagger 31 x 4 = 184)
+    ("m c m c", 32, "memory-bound", 312, {"latency": 184, "issue": 73, "memory": 312}),
+])
+def test_each_bound_is_named_for_its_reason(program, warps, verdict, cycles, reason):
+    s = simulate(program, warps, NB_COMP, NB_MEM)
+    assert bound(s, NB_COMP, NB_MEM) == verdict
+    assert bounds(program, warps, NB_COMP, NB_MEM) == pytest.approx(reason)
+    assert s.cycles == pytest.approx(cycles)   # here the binding bound is the run's time
+
+
+def test_more_warps_turn_a_latency_bound_program_memory_bound():
+    """The same program: 16 warps leave the memory pipeline idle between chains, 64 fill it."""
+    assert bound(simulate("M C M C", 16, NB_COMP, NB_MEM), NB_COMP, NB_MEM) == "latency-bound"
+    assert bound(simulate("M C M C", 64, NB_COMP, NB_MEM), NB_COMP, NB_MEM) == "memory-bound"
+    assert bound(simulate("CCC", 8, NB_COMP, NB_MEM), NB_COMP, NB_MEM) == "latency-bound"
+    assert bound(simulate("CCC", 16, NB_COMP, NB_MEM), NB_COMP, NB_MEM) == "issue-bound"
+
+
+def test_no_run_beats_the_bounds():
+    """Each bound is a lower bound on the simulated cycles, barriers and all."""
+    rng = random.Random(5)
+    for _ in range(400):
+        program = "".join(rng.choice("CcMm|") for _ in range(rng.randint(1, 8)))
+        warps = rng.randint(1, 40)
+        comp = Pipeline(rng.choice([0.25, 1, 4]), rng.choice([4, 10, 20]))
+        mem = Pipeline(rng.choice([1, 4, 8]), rng.choice([20, 60, 400]))
+        cycles = simulate(program, warps, comp, mem).cycles
+        assert cycles >= max(bounds(program, warps, comp, mem).values()) - 1e-9, program
 
 
 @pytest.mark.parametrize("warps", [1, 2, 4, 8])
