@@ -58,7 +58,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (
         ctx, queue, progress=False)),
     Experiment("transfers", lambda ctx, queue: transfers.bandwidth(ctx, queue)),
     Experiment("overlap", lambda ctx, queue: transfers.overlap(ctx, queue)),
-    # notebooks 05-08 and 10 (the studies)
+    # notebooks 05-13 and 15 (the studies)
     _study("ilp", _S, dict(items=[64, 200], rounds=40)),
     _study("mlp", _S, dict(floats_total=10000, items=[64, 320])),
     _study("strides", _S, dict(n=4096)),
@@ -85,7 +85,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (
     Experiment("split_work", lambda ctx, queue: {"experiment": "split_work",
                                                  **lessons.split_work(ctx, queue,
                                                                       shares=(0.5, 0.9))}),
-    # notebook 09
+    # notebook 14
     Experiment("sgemm", sgemm_experiment),
 )}
 

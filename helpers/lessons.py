@@ -1,9 +1,9 @@
 """Studies for lessons of the sources that the older studies leave out: where a private array
-lives and what unrolling changes (notebook 05, ``kernels/studies/registers.cl``), the work-group
-size and the driver's own choice (notebook 02), local-memory banks (notebook 06,
-``banks.cl``), costly instructions and the rounding of a fused multiply-add (notebook 06), images
+lives and what unrolling changes (notebook 06, ``kernels/studies/registers.cl``), the work-group
+size and the driver's own choice (notebook 02), local-memory banks (notebook 09,
+``banks.cl``), costly instructions and the rounding of a fused multiply-add (notebook 11), images
 with normalized coordinates and linear filtering (notebook 03), and host and device working at
-once (notebook 05; ``lessons.cl``).
+once (notebook 07; ``lessons.cl``).
 
 Each study follows :mod:`helpers.studies`: a function returns :class:`~helpers.studies.Prepared`
 kernels checked against numpy on fresh random data before they are timed; ``python -m helpers
@@ -124,7 +124,7 @@ def work_group_sizes(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = No
 
 
 # --------------------------------------------------------------------------------------------------
-# Notebook 06: local-memory banks, the degree of a conflict and the broadcast.
+# Notebook 09: local-memory banks, the degree of a conflict and the broadcast.
 
 BANK_STRIDES = (0, 1, 2, 4, 8, 16, 32, 33)
 
@@ -175,7 +175,7 @@ def banks(ctx: cl.Context, queue: cl.CommandQueue, items: int | None = None,
 
 
 # --------------------------------------------------------------------------------------------------
-# Notebook 06: costly instructions.
+# Notebook 11: costly instructions.
 
 def _divided(x: np.ndarray, rounds: int, d: int = 8) -> np.ndarray:
     v = x.astype(np.uint64)
@@ -293,7 +293,7 @@ def images(ctx: cl.Context, queue: cl.CommandQueue, side: int | None = None, sca
 
 
 # --------------------------------------------------------------------------------------------------
-# Notebook 05: the host and the device busy at once.
+# Notebook 07: the host and the device busy at once.
 
 DEGREE = 32
 

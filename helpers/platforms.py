@@ -1,5 +1,5 @@
 """What the course gets on each kind of laptop, and how it is installed there: the facts behind
-``python -m helpers setup``, the README's platform table, Intel's CPU runtime by pip on Linux and
+``python -m helpers setup``, the platform table of docs/install.md, Intel's CPU runtime by pip on Linux and
 Windows, and the sentence a check prints where Oclgrind has no pip wheel.
 
 Standard library only: ``python -m helpers setup`` runs this before anything is installed.
@@ -16,10 +16,10 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Platform:
-    """One row of the README's table: a family of machines and what the course gives it."""
+    """One row of docs/install.md's table: a family of machines and what the course gives it."""
 
     key: str                   # linux-x86_64, linux-arm64, macos-arm64, macos-x86_64, windows-x86_64
-    name: str                  # as the README names it
+    name: str                  # as docs/install.md names it
     pip_extras: tuple[str, ...]  # the extras ``python -m helpers setup`` installs by default
     pip_devices: str           # the CPU devices pip brings (besides a GPU driver found installed)
     oclgrind_by_pip: bool
@@ -81,7 +81,7 @@ def oclgrind_missing(system: str | None = None, machine: str | None = None) -> s
 
 
 def readme_table() -> str:
-    """The README's platform table, from :data:`PLATFORMS` (a test keeps the two the same)."""
+    """docs/install.md's platform table, from :data:`PLATFORMS` (a test keeps the two the same)."""
     lines = ["| platform | by pip: `python -m helpers setup` | CPU devices by pip | Oclgrind by pip "
              "| by conda | tested |", "|---|---|---|---|---|---|"]
     for p in PLATFORMS:

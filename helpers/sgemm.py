@@ -1,4 +1,4 @@
-"""SGEMM, notebook 09: the ladder of the course's matrix-product kernels (kernels/studies/sgemm.cl
+"""SGEMM, notebook 14: the ladder of the course's matrix-product kernels (kernels/studies/sgemm.cl
 and the exercise sgemm_tiled), the parameterized kernel ``sgemm_param`` with the space of its
 build-time parameters, and the libraries it is measured against (numpy's matmul on the host, cuBLAS
 through cupy on an NVIDIA GPU, CLBlast where its library loads).
@@ -138,7 +138,7 @@ def restrictions(max_group: int, local_memory: int, max_results: int = MAX_RESUL
 
 def _rules(max_group: int, local_memory: int, max_results: int = MAX_RESULTS) -> list:
     """:func:`restrictions`, compiled once (eval of the text for each of the 442,368
-    configurations of :data:`SPACE` took notebook 09's cell 100 s on 2 cores)."""
+    configurations of :data:`SPACE` took notebook 14's cell 100 s on 2 cores)."""
     return [compile(rule, "<restriction>", "eval")
             for rule in restrictions(max_group, local_memory, max_results)]
 

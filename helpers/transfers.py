@@ -1,4 +1,4 @@
-"""Moving data between host and device, and hiding the moves behind kernels (notebook 05).
+"""Moving data between host and device, and hiding the moves behind kernels (notebook 07).
 
 The whitepaper's first recommendation is host memory allocated with ``CL_MEM_ALLOC_HOST_PTR``:
 pinned (page-locked) by the driver, it crosses PCIe faster and is the only memory a copy can overlap

@@ -38,7 +38,7 @@ from .words import plural
 
 STRATEGY = "random_sample"  # kernel_tuner's strategy: a random order over the space, within the budget
 TASK = "tune"               # the task of helpers.apart that tunes (tests name another)
-MARGIN_S = 5.0              # the most a call runs past its budget (notebook 09 says so)
+MARGIN_S = 5.0              # the most a call runs past its budget (notebook 14 says so)
 FINISH_S = 0.5              # what the child leaves of the budget to end the search and report
 STOP_S = 1.0                # what the parent leaves of the margin to stop a child and finish
 

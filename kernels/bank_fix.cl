@@ -1,4 +1,4 @@
-// Exercise bank_fix (notebook 06): records holds n records of 32 floats (record r at
+// Exercise bank_fix (notebook 09): records holds n records of 32 floats (record r at
 // records[r * 32 .. r * 32 + 31]); sums[r] must be the sum of record r. One work-item per record;
 // the global size may exceed n. `tile` holds local size x 33 floats.
 //

@@ -1,4 +1,4 @@
-// Exercise divergence_fix (notebook 06): the same result as the kernel below, without making
+// Exercise divergence_fix (notebook 10): the same result as the kernel below, without making
 // the work-items of a warp take different branches.
 //
 // For every i < n, y[i] is x[i] sent `rounds` times through a step that depends on the parity

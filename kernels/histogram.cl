@@ -1,4 +1,4 @@
-// Exercise histogram (notebook 10): a correct kernel is the start; the check also measures it.
+// Exercise histogram (notebook 15): a correct kernel is the start; the check also measures it.
 //
 // Count how often each value occurs among data[0], ..., data[n - 1] and ADD those counts to
 // `bins`: bins[v] += (number of i < n with data[i] == v). Every data[i] is below nbins, and

@@ -1,4 +1,4 @@
-// Exercise sgemm_tiled (notebook 09): the matrix product through tiles in local memory.
+// Exercise sgemm_tiled (notebook 14): the matrix product through tiles in local memory.
 //
 // a is m x k, b is k x n and c is m x n, each stored row after row. Compute
 //

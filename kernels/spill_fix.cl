@@ -1,4 +1,4 @@
-// Exercise spill_fix (notebook 05): an 8-tap filter along each of `channels` signals, one
+// Exercise spill_fix (notebook 06): an 8-tap filter along each of `channels` signals, one
 // work-item per signal. Sample t of signal c is x[t * channels + c] (neighbouring work-items read
 // neighbouring floats), and
 //

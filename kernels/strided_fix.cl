@@ -1,4 +1,4 @@
-// Exercise strided_fix (notebook 06): y[i] = a * x[i] + y[i] for every i < n, launched with
+// Exercise strided_fix (notebook 08): y[i] = a * x[i] + y[i] for every i < n, launched with
 // fewer work-items than elements, as in sum_ints_multi.
 //
 // The kernel below (kernels/studies/level3.cl, `saxpy_chunks`) is correct and gives each

@@ -1,4 +1,4 @@
-// Exercise transpose (notebook 06): a correct kernel is the start; the check also measures it.
+// Exercise transpose (notebook 09): a correct kernel is the start; the check also measures it.
 //
 // `in` is a height x width matrix stored row after row; write its transpose to `out`, a
 // width x height matrix stored row after row:

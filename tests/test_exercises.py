@@ -77,9 +77,9 @@ def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
 
 
 @pytest.mark.once
-@pytest.mark.parametrize("path", ["docs/design.md", "README.md"])
+@pytest.mark.parametrize("path", ["docs/design.md", "docs/checks.md"])
 def test_the_contract_tables_are_made_from_the_records(path):
-    """docs/design.md's contract table (every exercise) and the README's (the performance
+    """docs/design.md's contract table (every exercise) and docs/checks.md's (the performance
     exercises) are what tools/sync_exercise_cells.py renders from the records: each row the
     exercise's name, its parameters and its ``contract``."""
     assert all(ex.contract for ex in exercises()), "an exercise without a contract"

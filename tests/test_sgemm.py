@@ -1,4 +1,4 @@
-"""The SGEMM ladder of notebook 09 and its tuning: every rung and the parameterized kernel's best
+"""The SGEMM ladder of notebook 14 and its tuning: every rung and the parameterized kernel's best
 and worst configurations against numpy, at sizes that are and are not multiples of the tiles, on the
 course device; a short kernel_tuner run in its child process; the libraries beside them."""
 
@@ -225,7 +225,7 @@ SMALL_SPACE = {"TM": [16, 32], "TN": [16, 32], "TK": [8], "TX": [8], "TY": [4, 8
 def test_the_tuning_call_ends_within_its_budget_and_margin(cq, tmp_path, monkeypatch):
     """A budget of a few seconds, on a space that takes longer to time on a CPU (each of its
     configurations is built apart): the whole call, the child's start and every build included,
-    ends within the budget and the margin notebook 09 states, and its bar stops where the work
+    ends within the budget and the margin notebook 14 states, and its bar stops where the work
     did."""
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(tqdm_auto, "tqdm", RecordingBar)
@@ -275,7 +275,7 @@ def test_the_tuning_bar_counts_the_configurations_done(cq, tmp_path, monkeypatch
 
 
 def test_notebook_09_states_the_margin_the_tuner_keeps():
-    nb = json.loads((ROOT / "notebooks" / "09-portability-and-tuning.ipynb").read_text())
+    nb = json.loads((ROOT / "notebooks" / "14-portability-and-tuning.ipynb").read_text())
     prose = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert f"ends within its budget plus {tuning.MARGIN_S:g} seconds" in prose.replace("\n", " ")
 

@@ -1,4 +1,4 @@
-"""Every kernel of the performance studies (notebooks 05-08 and 10) checked against numpy on fresh random
+"""Every kernel of the performance studies (notebooks 05-13 and 15) checked against numpy on fresh random
 data at several sizes, on the course device. A kernel this device gets wrong must be one of the
 lessons: the interleaved reductions PoCL miscompiles (3.x here, 5.0 on the reference host), which
 Oclgrind must then find correct, or the warp-synchronous kernels, whose data race Oclgrind must

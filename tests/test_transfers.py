@@ -1,4 +1,4 @@
-"""Notebook 05's transfers and overlap: every kind of host memory moves the right bytes, the
+"""Notebook 07's transfers and overlap: every kind of host memory moves the right bytes, the
 chunked pipeline gives numpy's result on one queue and on two, and its timeline is complete."""
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def test_the_function_and_the_command_line_on_an_exercise():
 
 
 def test_the_lessons_count_the_starting_kernel_beside_the_solution():
-    """For each technique exercise the lessons show (notebooks 05 and 06), the counter of its
+    """For each technique exercise the lessons show (notebooks 06, 08, 09 and 10), the counter of its
     technique: the kernel it starts from far from the ideal (32 sectors a request, 32 passes a
     read of the tile, every warp split, private memory used), the solution at it."""
     assert sorted(counting.lesson_exercises()) == ["bank_fix", "divergence_fix", "spill_fix",

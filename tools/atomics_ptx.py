@@ -1,4 +1,4 @@
-"""The PTX NVIDIA's OpenCL compiler makes of notebook 10's contention kernels: which atomic
+"""The PTX NVIDIA's OpenCL compiler makes of notebook 15's contention kernels: which atomic
 instructions (atom / red, on shared or global memory) their loops became, to read the H100's
 contention figures with (python tools/atomics_ptx.py nvidia OUT.json)."""
 

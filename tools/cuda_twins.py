@@ -403,7 +403,7 @@ def runs() -> list[Run]:
         r.append(Run("fir_shift" + (" NO_UNROLL" if defines else "") + " (64K channels)", "study",
                      "kernels/studies/registers.cl", "fir_shift", (1 << 16,), (128,),
                      {"channels": 1 << 16, "steps": 16}, fir_case(1 << 16, 16), defines))
-    # notebook 06's access patterns (helpers/studies/memory.py at 1M floats)
+    # notebook 08's access patterns (helpers/studies/memory.py at 1M floats)
     st = "study"
     for s in (1, 2, 4, 8, 16, 32, 64):
         r.append(Run(f"strided_copy stride {s}", st, "kernels/studies/access.cl", "strided_copy",
@@ -419,12 +419,12 @@ def runs() -> list[Run]:
     for name in ("taps_constant", "taps_global"):
         r.append(Run(name, st, "kernels/studies/access.cl", name, (MILLION,), (256,),
                      {"n": MILLION, "taps": 16}, taps_case(MILLION, name == "taps_constant")))
-    # notebook 06's banks (helpers/lessons.py's small run; 8192 words: 32 KiB, as on NVIDIA)
+    # notebook 09's banks (helpers/lessons.py's small run; 8192 words: 32 KiB, as on NVIDIA)
     for s in (0, 1, 2, 4, 8, 16, 32, 33):
         r.append(Run(f"local_stride stride {s}", st, "kernels/studies/banks.cl", "local_stride",
                      (1 << 14,), (256,), {"stride": s, "reads": 64, "words": 8192},
                      local_stride_case(1 << 14, 256, s, 64, 8192)))
-    # notebook 06's MyAdd family (helpers/studies/memory.py: 1024 x 1024, work-groups 32 x 8)
+    # notebook 10's MyAdd family (helpers/studies/memory.py: 1024 x 1024, work-groups 32 x 8)
     for name, shape in (("my_add", "rows"), ("my_add_2d", "i-first"),
                         ("my_add_2d_unweave", "i-first"), ("my_add_2d_coalesced", "j-first"),
                         ("my_add_col", "rows"), ("my_add_2d_col", "i-first"),

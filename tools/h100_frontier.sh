@@ -7,7 +7,7 @@
 #               sgemm-frontier[-wide]-nvidia-h100.json: a guided search of sgemm_param's H100 region with
 #               the double-buffered tiles (DB) and warp patches (WX) free, what each bought, the
 #               PTX's instruction counts; tune-nvidia-h100.json, the record the course ships
-#   PART=bench  nvidia-h100.json with notebook 10's experiments and the frontier (the one-pass sum,
+#   PART=bench  nvidia-h100.json with notebook 15's experiments and the frontier (the one-pass sum,
 #               the histogram, the matrix-vector ladder, SGEMM at the shipped configuration, each
 #               beside cupy, cuBLAS and CLBlast) from one bench run merged in; split-job: the GPU
 #               and PoCL on the host's 16 cores sharing one job; checks-histogram: its checks

@@ -7,7 +7,7 @@
 #   checks-nvidia-h100.json   results/reference/checks-nvidia-h100.json with the checks of the solutions of
 #                         spill_fix and bank_fix (each times the solution and the given kernel)
 #   pytest-lessons-nvidia-h100.txt   the lessons' studies, the two exercises and their corpus on the
-#                         GPU, and notebook 09's terms cell run with pyopencl's warnings as errors
+#                         GPU, and notebook 14's terms cell run with pyopencl's warnings as errors
 # EXERCISES="spill_fix" checks only those (the bench is left out when BENCH=0).
 set -u
 OUT=${OUT:?set OUT to a folder for the results}
@@ -38,10 +38,10 @@ rm -f "$OUT"/check-*.json
   COURSE_DEVICE=nvidia python3 -m pytest -q -p no:cacheprovider -o addopts="" tests/test_lessons.py 2>&1 | tail -5
   COURSE_DEVICE=nvidia python3 -m pytest -q -p no:cacheprovider -o addopts="" \
       tests/test_exercises.py tests/test_corpus.py -k "spill_fix or bank_fix" 2>&1 | tail -40
-  echo "# notebook 09's first cells (the terms table builds a kernel) with warnings as errors"
+  echo "# notebook 14's first cells (the terms table builds a kernel) with warnings as errors"
   python3 -W error::UserWarning - <<'PY' 2>&1 | tail -20
 import json
-cells = [c for c in json.load(open("notebooks/09-portability-and-tuning.ipynb"))["cells"]
+cells = [c for c in json.load(open("notebooks/14-portability-and-tuning.ipynb"))["cells"]
          if c["cell_type"] == "code"]
 for cell in cells[:2]:
     exec("".join(cell["source"]))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Notebook 09's measurements on the reference GPU (issue 10), run from the repository root on the
+# Notebook 14's measurements on the reference GPU (issue 10), run from the repository root on the
 # device machine after the set-up line of ../shared/tools/gpu-wheels.sh (with kernel_tuner and its
 # dependencies among the wheels) and with Debian's CLBlast carried in .clblast/
 # (../shared/docs/gpu.md, section 4). Results land in $OUT:

@@ -6,7 +6,7 @@ throughput sweep. Reports the check's median and 95th-percentile latency and eve
 
 Each learner's check is the notebook's ``check("sum_ints")`` on the solution (device pass,
 Oclgrind pass and all); the sweep is ``bench.throughput_sweep`` on four sizes. ``--pocl-threads``
-sets POCL_MAX_PTHREAD_COUNT for every learner (a shared server's setting; see docs/instructors.md).
+sets POCL_MAX_PTHREAD_COUNT for every learner (a shared server's setting; see docs/deployment.md).
 
 ``--warm``: as in a class, where each learner's notebook has checked before: every learner checks
 once (all at once: the first checks, reported too), waits until all have, then all check again at

@@ -1,4 +1,4 @@
-"""The portability lesson of notebook 09 (Du et al.'s Figs. 11 and 12): the best sgemm_param
+"""The portability lesson of notebook 14 (Du et al.'s Figs. 11 and 12): the best sgemm_param
 configuration each other device found (its tune-*.json in results/reference/) run on this device, beside this
 device's own best (its own tune-*.json) and the configuration the bench would run here (tuned in
 this machine's cache, or the default), at n = 1024 and 4096.

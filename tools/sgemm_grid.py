@@ -1,5 +1,5 @@
 """Every configuration of a small grid of sgemm_param's space timed on one device, beside the
-libraries: the exhaustive check on a random or guided tuning run (notebook 09, issue 10).
+libraries: the exhaustive check on a random or guided tuning run (notebook 14, issue 10).
 
     python tools/sgemm_grid.py DEVICE N OUT.json [--wide]
 

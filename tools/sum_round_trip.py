@@ -1,5 +1,5 @@
 """Ways to get a one-pass sum's total back to the host, timed end to end in one process beside
-cupy.sum: what the last microseconds of notebook 10's sum cost (python tools/sum_round_trip.py
+cupy.sum: what the last microseconds of notebook 15's sum cost (python tools/sum_round_trip.py
 nvidia OUT.json). Each way runs the same kernel (sum_single_pass) and compares the total; then the
 parts of one round trip by the GPU's clock, and cupy.sum with its default accelerators and with
 CUB named."""

@@ -1,4 +1,4 @@
-"""Notebook 10's one-pass sum against cupy.sum in several fresh processes: the bench's own
+"""Notebook 15's one-pass sum against cupy.sum in several fresh processes: the bench's own
 experiment (``studies.sum_single_pass``) run once per process, so that the spread of each figure
 between processes is on record beside the one bench run (python tools/sum_spread.py nvidia
 OUT.json --processes 6). cupy's time moves with the process (0.164-0.193 ms on the H100 in

@@ -1,6 +1,6 @@
 """Write every exercise's hints (from the registry) and its ``%%kernel NAME`` cell (over the skeleton
 in kernels/) into its notebook, the skeletons' digests into helpers/data/skeletons.json, and the
-contract tables (from the records) into docs/design.md and README.md.
+contract tables (from the records) into docs/design.md and docs/checks.md.
 
     python tools/sync_exercise_cells.py [--check]
 
@@ -17,7 +17,7 @@ before its check. Nothing else of a notebook changes, and outputs stay empty.
 
 The contract tables (NAME | signature | what it must do) lie between the markers
 ``<!-- contract-table: ... -->`` and ``<!-- end of contract-table -->``: every exercise's in
-docs/design.md section 4, the performance exercises' in README.md; only what lies between the
+docs/design.md section 4, the performance exercises' in docs/checks.md; only what lies between the
 markers is replaced (see ``contract_tables`` in helpers/exercises/cells.py).
 
 ``--check``: change nothing, list the cells and tables that differ, exit 1 if any do (0 if none).
@@ -90,7 +90,7 @@ def sync(check_only: bool = False) -> list[str]:
 
 
 def sync_tables(check_only: bool = False) -> list[str]:
-    """Bring the contract tables of docs/design.md and README.md in line with the records
+    """Bring the contract tables of docs/design.md and docs/checks.md in line with the records
     (``check_only``: only say which differ). Returns the files that were, or would be, changed."""
     changed = []
     for relative, table in contract_tables().items():

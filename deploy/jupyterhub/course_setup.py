@@ -39,7 +39,7 @@ IGNORED = ("__pycache__", "*.pyc", ".ipynb_*")
 # Environment for every user's server. On a shared machine one learner's OpenCL must not take
 # every core: PoCL starts a thread per core for each process, so 30 learners checking at once on
 # 16 cores would run 480 threads. Two threads each keep a kernel parallel (the course's lessons
-# need it) while the load stays near the core count (docs/instructors.md has the measurements).
+# need it) while the load stays near the core count (docs/deployment.md has the measurements).
 ENVIRONMENT = {
     "POCL_MAX_PTHREAD_COUNT": "2",
     # a check's Oclgrind cases in one worker: a server's 2 cores are its learner's share of the host

@@ -56,7 +56,7 @@ c.Authenticator.allow_all = True
 # Per-learner memory and CPU. The default spawner (LocalProcessSpawner) does not enforce
 # Spawner.mem_limit / cpu_limit (JupyterHub's documentation says so): setting them alone would
 # limit nothing. SystemdSpawner runs each server in a systemd unit with MemoryMax and CPUQuota.
-# Figures (docs/instructors.md, 30 learners on 2 cores): a check's processes peak at about 400 MiB,
+# Figures (docs/deployment.md, 30 learners on 2 cores): a check's processes peak at about 400 MiB,
 # a learner's idle warm workers hold about 150 MB: 1 GB per learner is plenty, 2 GB at most.
 if os.environ.get("COURSE_SPAWNER", "") == "systemd":
     c.JupyterHub.spawner_class = "systemdspawner.SystemdSpawner"

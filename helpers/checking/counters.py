@@ -9,7 +9,7 @@ A model, not a measurement: the counters predict what a GPU's profiler would cou
 request, shared-memory wavefronts, divergent branches), never a time. Where the plugin cannot be
 built or loaded, the result says why in one sentence (``available`` False) and nothing raises.
 
-For the lessons (notebooks 05 and 06): :func:`compare` counts a technique exercise's starting
+For the lessons (notebooks 06, 08, 09 and 10): :func:`compare` counts a technique exercise's starting
 kernel beside the solution (and the learner's kernel once it has passed), and
 :func:`model_and_times` sets the counter its technique is about beside each kernel's time on the
 learner's device (``plots.model_beside_time`` draws it).

@@ -164,7 +164,7 @@ def solution(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> None:
 
 
 def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
-    """Notebook 05's overlap: chunks through one queue and through two, both right."""
+    """Notebook 07's overlap: chunks through one queue and through two, both right."""
     from ..transfers import overlap
     result = overlap(ctx, queue, chunks=4, chunk_bytes=1 << 16, rounds=4)
     for run in result["runs"]:
@@ -193,7 +193,7 @@ def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
 
 
 def study_sgemm(ctx: cl.Context, queue: cl.CommandQueue) -> str | None:
-    """Notebook 09's ladder at a size off every tile, with the default configuration of
+    """Notebook 14's ladder at a size off every tile, with the default configuration of
     sgemm_param and three extremes of its space (as tests/test_sgemm.py runs them)."""
     from ..sgemm import Config, ladder, valid
     dev = queue.device

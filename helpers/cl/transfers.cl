@@ -1,4 +1,4 @@
-// Notebook 05, transfers and overlap: some work per element, so that a chunk's kernel takes
+// Notebook 07, transfers and overlap: some work per element, so that a chunk's kernel takes
 // about as long as its copies. x[i] goes `rounds` times through v = 0.999 v + 0.001.
 __kernel void polish(__global float *x, const uint n, const uint rounds)
 {

@@ -4,7 +4,7 @@ A module holds everything the course knows about its exercise: the record (:clas
 that says which kernel function to run, with which arguments (buffers, scalars, local memory), on
 which launch configurations (cases), from which random inputs, what numpy says the answer is,
 which typical mistakes it recognizes and which hints it gives, and the contract text that
-docs/design.md and the README show. The checker (:mod:`helpers.checking`) is generic: a new
+docs/design.md and docs/checks.md show. The checker (:mod:`helpers.checking`) is generic: a new
 exercise is a new module here (and its kernels/ and solutions/ files and its notebook cell), not
 new machinery. :mod:`.model` holds what the records are made of, :mod:`.common` what several
 exercises share, :mod:`.cells` the notebook cells and tables made from the records, :mod:`.passed`

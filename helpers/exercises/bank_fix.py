@@ -1,4 +1,4 @@
-"""bank_fix (notebook 06), a performance exercise on where data lives inside a compute unit: the
+"""bank_fix (notebook 14), a performance exercise on where data lives inside a compute unit: the
 sums of records of 32 floats through a local tile, without the 32-way bank conflict of
 record_sums_conflicted, where it starts. Correct from the start; the check times it."""
 
@@ -74,7 +74,7 @@ _TILE = "the tile holds local size x 33 floats: record l of the work-group at [l
 register(Exercise(
     name="bank_fix",
     title="Sums of 32-float records through a local tile without bank conflicts",
-    notebook="06-memory-access",
+    notebook="09-bank-conflicts",
     args=(
         Buffer("records", np.float32, "in", lambda c: c["n"] * FIELDS,
                shape=lambda c: (c["n"], FIELDS)),
@@ -141,7 +141,7 @@ register(Exercise(
               "of record r; one work-item per record, the global size may exceed n; `tile` holds "
               "local size x 33 floats and is used; a warp's reads of the tile fall in 32 different "
               "banks; timed"),
-    place=(3, 6),
+    place=(9, 1),
 ))
 
 # The slow kernel the exercise starts from is checked against the same contract.

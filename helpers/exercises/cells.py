@@ -1,7 +1,7 @@
 """The notebook cells and the tables made from the registry: an exercise's hints, one collapsible
 each, then where its solution is (docs/design.md section 5: "hints one at a time, check, a solution
 to reveal"), and its ``%%kernel NAME`` cell over the starting kernel; and the contract tables of
-docs/design.md (section 4, every exercise) and of the README (the performance exercises), made from
+docs/design.md (section 4, every exercise) and of docs/checks.md (the performance exercises), made from
 each record's arguments and ``contract``. The records are the only source;
 ``tools/sync_exercise_cells.py`` writes them into the notebooks and the two Markdown files, and
 ``tests/test_exercises.py`` checks that they agree.
@@ -157,11 +157,11 @@ def contract_table(exs: list[Exercise]) -> str:
 
 def contract_tables() -> dict[str, str]:
     """File (relative to the course folder) -> the contract table it holds between
-    :data:`TABLE_START` and :data:`TABLE_END`: docs/design.md every exercise's, the README the
-    performance exercises'."""
+    :data:`TABLE_START` and :data:`TABLE_END`: docs/design.md every exercise's, docs/checks.md
+    the performance exercises'."""
     course = exercises()
     return {"docs/design.md": contract_table(course),
-            "README.md": contract_table([ex for ex in course if ex.performance is not None])}
+            "docs/checks.md": contract_table([ex for ex in course if ex.performance is not None])}
 
 
 def table_span(text: str) -> tuple[int, int] | None:

@@ -1,4 +1,4 @@
-"""divergence_fix (notebook 06), a performance exercise: the same result as branches_woven
+"""divergence_fix (notebook 15), a performance exercise: the same result as branches_woven
 (checked by the same engine) without its warp-splitting branch."""
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def _woven_perf(n: int, rounds: int) -> Case:
 register(Exercise(
     name="divergence_fix",
     title="The same result without divergent branches",
-    notebook="06-memory-access",
+    notebook="10-divergence",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["n"]),
         Buffer("y", np.float32, "out", lambda c: c["n"]),
@@ -143,7 +143,7 @@ register(Exercise(
     technique_build=("-cl-opt-disable",),
     contract=("`y[i]` = `x[i]` sent `rounds` times through `v = 0.9 v + 0.1` (even i) or `v = 0.25 "
               "v v - 0.5` (odd i), without a warp-splitting branch; global size may exceed n; timed"),
-    place=(3, 4),
+    place=(10, 0),
 ))
 
 # The slow kernel the exercise starts from is checked against the same contract.

@@ -52,6 +52,6 @@ register(Exercise(
     wide_inputs=wide_1d,
     contract=("`out[i] = min(in[j])` over `max(0, i-radius) <= j <= min(n-1, i+radius)`; global "
               "memory only"),
-    place=(2, 1),
+    place=(3, 1),
     bench_cases=window_1d_bench_cases(),
 ))

@@ -95,6 +95,6 @@ register(Exercise(
     tiled=True,
     wide_inputs=wide_1d,
     contract="same result; `tile` holds `local size + 2*radius` floats and is used",
-    place=(2, 2),
+    place=(3, 2),
     bench_cases=window_1d_bench_cases(),
 ))

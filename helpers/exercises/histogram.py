@@ -1,4 +1,4 @@
-"""histogram (notebook 10, advanced OpenCL): counting with atomics, privatized in local memory; a
+"""histogram (notebook 15, advanced OpenCL): counting with atomics, privatized in local memory; a
 performance exercise like transpose, timed beside the one-global-atomic-per-element kernel it
 starts from (``histogram_global`` of kernels/studies/advanced.cl)."""
 
@@ -128,7 +128,7 @@ _PLAIN_STORE = r"^(?!.*atomic)(?!.*(\+\+|\+=)).*bins\s*\[[^\]]*\]\s*=[^=]"
 register(Exercise(
     name="histogram",
     title="Histogram: count with atomics, privatized in local memory",
-    notebook="10-advanced",
+    notebook="15-advanced",
     args=(
         Buffer("data", np.uint32, "in", lambda c: c["n"]),
         Scalar("n", np.uint32, lambda c: c["n"]),
@@ -220,7 +220,7 @@ register(Exercise(
               "among `data[0..n)` (bins arrive holding arbitrary counts); 1-D range of any size, "
               "possibly far fewer work-items than n, work-groups of any size; `local_bins` holds "
               "nbins uints"),
-    place=(4, 1),
+    place=(15, 0),
 ))
 
 # The kernel the exercise starts from, checked by the same engine.

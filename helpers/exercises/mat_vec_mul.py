@@ -1,4 +1,4 @@
-"""mat_vec_mul (notebook 08): matrix times vector, a work-group per row and a tree in local
+"""mat_vec_mul (notebook 13): matrix times vector, a work-group per row and a tree in local
 memory; and the study kernels of the matrix-vector ladder, checked by the same engine."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def _mat_vec_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 register(Exercise(
     name="mat_vec_mul",
     title="Matrix times vector: a work-group per row, a tree in local memory",
-    notebook="08-matvec-ladder",
+    notebook="13-matvec-ladder",
     args=_MAT_VEC_ARGS,
     cases=_mat_vec_cases([(1100, 50, 256, 60), (1100, 300, 256, 60), (37, 20, 32, 5),
                           (1, 7, 1, 3), (513, 129, 64, 129), (64, 1000, 128, 17),
@@ -123,7 +123,7 @@ register(Exercise(
     contract=("`w = m . v`, `m` row-major height x width; `partial` holds one float per work-item; "
               "one work-group per row at a time, coalesced reads (the whitepaper's step); there may"
               " be fewer work-groups than rows"),
-    place=(3, 1),
+    place=(13, 0),
 ))
 
 

@@ -82,5 +82,5 @@ register(Exercise(
         w, h, loc, {"rows": h, "cols": w, "repeat": 3}, small_up_to=0)),
     contract=("2-D range, dimension 0 = column j, dimension 1 = row i; for every element of "
               "row-major `a`, `repeat` times: `a[i][j] = a[i][j] + a[i][j] * b[j]` (in place)"),
-    place=(2, 4),
+    place=(4, 0),
 ))

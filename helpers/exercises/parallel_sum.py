@@ -1,4 +1,4 @@
-"""parallel_sum (notebook 07): a partial sum per work-group, reduced in local memory; and the
+"""parallel_sum (notebook 12): a partial sum per work-group, reduced in local memory; and the
 study kernels of the reduction ladder, which the same engine checks (Oclgrind included) with
 cases that fit each one."""
 
@@ -87,7 +87,7 @@ _SUM_FINDINGS = (
 register(Exercise(
     name="parallel_sum",
     title="Sum an array: a partial sum per work-group, reduced in local memory",
-    notebook="07-parallel-sum",
+    notebook="12-parallel-sum",
     args=_SUM_ARGS_3,
     cases=_sum_cases([(1000, 64, 4), (4096, 256, 16), (10007, 128, 8), (50, 32, 4),
                       (1, 1, 1), (777, 16, 100), (3, 2, 1), (100000, 256, 30),
@@ -110,7 +110,7 @@ register(Exercise(
     tiled=True,
     contract=("`partial[get_group_id(0)]` = the sum of the elements this work-group covers; the "
               "host adds the partials; global size may be smaller or larger than n"),
-    place=(3, 0),
+    place=(12, 0),
 ))
 
 

@@ -1,4 +1,4 @@
-"""sgemm_tiled (notebook 09, portability and auto-tuning): the matrix product through tiles in
+"""sgemm_tiled (notebook 14, portability and auto-tuning): the matrix product through tiles in
 local memory, the rung of the SGEMM ladder the learner writes."""
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ _TILE_LAYOUT = "each tile holds T * T floats, row ly at [ly * T]"
 register(Exercise(
     name="sgemm_tiled",
     title="Multiply matrices through tiles in local memory",
-    notebook="09-portability-and-tuning",
+    notebook="14-portability-and-tuning",
     args=(
         Buffer("a", np.float32, "in", lambda c: c["m"] * c["k"], shape=lambda c: (c["m"], c["k"])),
         Buffer("b", np.float32, "in", lambda c: c["k"] * c["n"], shape=lambda c: (c["k"], c["n"])),
@@ -179,5 +179,5 @@ register(Exercise(
     contract=("row-major `c (m x n) = a (m x k) . b (k x n)`; 2-D range, dimension 0 = column of c,"
               " dimension 1 = row; square work-groups T x T, T the local size (a power of two); "
               "each tile holds T*T floats and is used; global size may exceed m and n"),
-    place=(4, 0),
+    place=(14, 0),
 ))

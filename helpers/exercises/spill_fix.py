@@ -1,4 +1,4 @@
-"""spill_fix (notebook 05), a performance exercise on where data lives inside a compute unit: an
+"""spill_fix (notebook 06), a performance exercise on where data lives inside a compute unit: an
 8-tap filter whose history stays in registers (fir_ring, where it starts, keeps it in a private
 array that leaves them). Correct from the start; the check times it."""
 
@@ -90,7 +90,7 @@ def _fir_extremes(limits: Limits) -> tuple[Case, ...]:
 register(Exercise(
     name="spill_fix",
     title="An 8-tap filter whose history stays in registers",
-    notebook="05-performance-model",
+    notebook="06-registers-and-unrolling",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["channels"] * c["steps"],
                shape=lambda c: (c["steps"], c["channels"])),
@@ -151,7 +151,7 @@ register(Exercise(
               "before t = 0 taken as 0; one work-item per signal, the global size may exceed "
               "channels; the history kept in registers, not in a private array indexed at run time;"
               " timed"),
-    place=(3, 5),
+    place=(6, 0),
 ))
 
 # The slow kernel the exercise starts from is checked against the same contract.

@@ -1,4 +1,4 @@
-"""strided_fix (notebook 06), a performance exercise: y = a x + y with neighbouring work-items
+"""strided_fix (notebook 13), a performance exercise: y = a x + y with neighbouring work-items
 on neighbouring elements, from the chunked kernel saxpy_chunks (checked by the same engine)."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def _saxpy_perf(n: int, g: int) -> Case:
 register(Exercise(
     name="strided_fix",
     title="y = a x + y with neighbouring work-items on neighbouring elements",
-    notebook="06-memory-access",
+    notebook="08-coalescing",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["n"]),
         Buffer("y", np.float32, "inout", lambda c: c["n"]),
@@ -113,7 +113,7 @@ register(Exercise(
     technique=coalesced,
     contract=("`y[i] = a * x[i] + y[i]` for `i < n`, fewer work-items than n; at every step "
               "neighbouring work-items touch neighbouring elements; timed"),
-    place=(3, 3),
+    place=(8, 0),
 ))
 
 # The slow kernels the exercises start from are checked against the same contracts.

@@ -1,4 +1,4 @@
-"""transpose (notebook 06), a performance exercise: transpose a matrix through a tile in local
+"""transpose (notebook 14), a performance exercise: transpose a matrix through a tile in local
 memory; correct is the start, the check also times it."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _transpose_perf(side: int, t: int = 16) -> Case:
 register(Exercise(
     name="transpose",
     title="Transpose a matrix through a tile in local memory",
-    notebook="06-memory-access",
+    notebook="09-bank-conflicts",
     args=(
         Buffer("in", np.float32, "in", lambda c: c["width"] * c["height"],
                shape=lambda c: (c["height"], c["width"])),
@@ -124,5 +124,5 @@ register(Exercise(
               "T x T (T a power of two); `tile` holds T * (T + 1) floats and is used (the block "
               "passes through it); reads and writes of global memory coalesced; global size may "
               "exceed the matrix; timed against the copy bandwidth"),
-    place=(3, 2),
+    place=(9, 0),
 ))

@@ -1,4 +1,4 @@
-"""The performance studies of notebooks 05-08 and 10: each study prepares the kernels of
+"""The performance studies of notebooks 05-13 and 15: each study prepares the kernels of
 ``kernels/studies/`` on fresh random data, checks every kernel's first result against numpy, then
 times it (:func:`measure`). ``python -m helpers bench`` runs them all; the tests run each one at
 small sizes and check every kernel against numpy.

@@ -1,4 +1,4 @@
-"""Notebook 10: atomics under contention, the histogram privatized, a sum in one pass, and one job
+"""Notebook 15: atomics under contention, the histogram privatized, a sum in one pass, and one job
 split across two devices by their measured speeds (kernels/studies/advanced.cl)."""
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def histogram_experiment(ctx: cl.Context, queue: cl.CommandQueue, n: int | None 
 def sum_single_pass(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
                     repeats: int = 20, seed: int | None = 0, loads: int = 4) -> dict:
     """The sum end to end in one pass (``sum_single_pass``: the work-groups' sums combined with
-    one atomic each, the total read back), beside notebook 07's two-pass kernels and the
+    one atomic each, the total read back), beside notebook 12's two-pass kernels and the
     libraries (:func:`~helpers.studies.reduction.sum_end_to_end`) on the same data, in one run.
     ``loads``: int4 loads a work-item issues at once (the kernel's LOADS)."""
     from ..timing import left_out_sentence

@@ -1,4 +1,4 @@
-"""Notebook 08: the matrix-vector ladder of the NVIDIA whitepaper, and cuBLAS's sgemv beside it."""
+"""Notebook 13: the matrix-vector ladder of the NVIDIA whitepaper, and cuBLAS's sgemv beside it."""
 
 from __future__ import annotations
 

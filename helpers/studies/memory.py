@@ -1,4 +1,4 @@
-"""Notebook 06: access patterns, layouts, the transpose tile, the hotspot stencil, divergence,
+"""Notebooks 08-11: access patterns, layouts, the transpose tile, the hotspot stencil, divergence,
 constant memory and fast math."""
 
 from __future__ import annotations

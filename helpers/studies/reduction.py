@@ -1,4 +1,4 @@
-"""Notebook 07: the parallel-sum ladder, and the sum end to end against the libraries."""
+"""Notebook 12: the parallel-sum ladder, and the sum end to end against the libraries."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// Notebook 06: memory access patterns, each measured.
+// Notebooks 08 and 11: memory access patterns, each measured.
 
 // Strided reads: dst[i] = src[j] where j walks src with `stride` floats between neighbouring
 // work-items (src read as a (n / stride) x stride matrix, column after column). Every element is

@@ -1,4 +1,4 @@
-// Notebook 10: atomics, a sum in one pass, and a job that several devices share. Everything here
+// Notebook 15: atomics, a sum in one pass, and a job that several devices share. Everything here
 // is OpenCL C 1.2: the 32-bit atomic functions (atomic_inc, atomic_add) are core since 1.1 and
 // still there in 3.0, on global and on local memory.
 
@@ -64,11 +64,11 @@ __kernel void histogram_copies(__global const uint *data, const uint n, __global
     }
 }
 
-// A sum in one pass: the grid-stride int4 loads and tree of notebook 07's sum_modern, then each
+// A sum in one pass: the grid-stride int4 loads and tree of notebook 12's sum_modern, then each
 // work-group adds its sum to totals[which] with one atomic, so no second pass and no partials to
 // read. The totals alternate between two slots: work-item 0 of group 0 clears the other one,
 // which this launch never adds to, for the next launch (the host clears both once). The total must
-// fit in an int, as the partial sums of notebook 07 must. LOADS: how many of a work-item's int4
+// fit in an int, as the partial sums of notebook 12 must. LOADS: how many of a work-item's int4
 // loads are issued before their sums are needed (more bytes in flight per work-item). The int4s
 // are read through a pointer to int4 (a buffer argument is aligned far beyond 16 bytes): from
 // vload4 NVIDIA's compiler makes four 32-bit loads (results/history/frontier-variants-nvidia-h100.json);
@@ -116,7 +116,7 @@ __kernel void sum_single_pass(__global const int *src, __global int *totals, con
         atomic_add(&totals[which], scratch[0]);
 }
 
-// Nothing: what a launch costs by itself (notebook 10 times it with a 4-byte read after it).
+// Nothing: what a launch costs by itself (notebook 15 times it with a 4-byte read after it).
 __kernel void no_work(__global int *totals)
 {
 }

@@ -1,4 +1,4 @@
-// Notebook 06, "Local-memory banks": local memory is split into 32 banks, 4-byte word w in bank
+// Notebook 09, "Local-memory banks": local memory is split into 32 banks, 4-byte word w in bank
 // w % 32. In one step a warp's 32 work-items are served at once when they touch 32 different
 // banks, or all the same word (a broadcast); k of them on different words of one bank wait for
 // each other: a k-way conflict, k times as long.

@@ -1,4 +1,4 @@
-// Notebook 06: branch divergence and access order, after Eric Holk's "Access Patterns Matter"
+// Notebook 10: branch divergence and access order, after Eric Holk's "Access Patterns Matter"
 // (2011). C = A + B on even rows and A - B on odd rows of N x N row-major matrices (the blog
 // wrote A + A and A - A by a slip; here B is used). The _col variants alternate on columns.
 // Each kernel is the course's own; the names follow the blog's MyAdd family.

@@ -1,4 +1,4 @@
-// Notebook 06, synchronization: the training's hotspot example. A chip's temperature on a
+// Notebook 10, synchronization: the training's hotspot example. A chip's temperature on a
 // width x height grid (row-major) is stepped forward in time; each step needs every neighbour's
 // value from the step before, so a step must finish everywhere before the next one starts.
 //

@@ -1,6 +1,6 @@
 // Lessons of the sources that need a kernel of their own: the work-group size (notebook 02),
-// costly instructions (notebook 06), images with normalized coordinates and linear filtering
-// (notebook 03), and host and device busy at once (notebook 05).
+// costly instructions (notebook 11), images with normalized coordinates and linear filtering
+// (notebook 03), and host and device busy at once (notebook 07).
 
 // y = a x + y over n floats: the kernel whose throughput the work-group size changes.
 __kernel void saxpy(__global const float *x, __global float *y, const float a, const uint n)

@@ -1,4 +1,4 @@
-// Notebook 06's performance exercises start from these kernels: correct, and slow on a GPU for a
+// Notebooks 08-10's performance exercises start from these kernels: correct, and slow on a GPU for a
 // reason the exercise names. The check times them beside the learner's kernel and the solution.
 
 // strided_fix starts here: one contiguous chunk of the arrays per work-item. At every step of

@@ -1,4 +1,4 @@
-// The matrix-vector ladder of notebook 08: the steps of NVIDIA's OpenCL best-practices
+// The matrix-vector ladder of notebook 13: the steps of NVIDIA's OpenCL best-practices
 // whitepaper (its listings 2 to 7), written for this course, and the course's fastest version.
 // w = m . v, m row-major with `height` rows of `width` floats. Every kernel has the mat_vec_mul
 // signature; `partial` holds one float per work-item (the first two do not use it).
@@ -281,7 +281,7 @@ __kernel void mv_slices_local_v(__global const float *restrict m, __global const
 
 // The matrix read as one stream: each work-group takes a block of ROWS consecutive rows, which
 // lie one after another in memory, and its work-items read that block front to back, each a
-// float4 (or a float when width % 4 != 0) `local size` apart, as the sum of notebook 07 reads its
+// float4 (or a float when width % 4 != 0) `local size` apart, as the sum of notebook 12 reads its
 // array. A work-item keeps the row and column of its element by adding, not dividing, and adds its
 // running sum into its own slot of the row when it moves on to the next row: `partial` holds ROWS
 // slots per work-item (ROWS * local size floats), so no slot is shared and no barrier is needed

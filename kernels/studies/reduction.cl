@@ -1,4 +1,4 @@
-// The parallel-sum ladder of notebook 07: the training's six steps, written for this course, a
+// The parallel-sum ladder of notebook 12: the training's six steps, written for this course, a
 // seventh that is correct on any device, and one shaped for a CPU. Every kernel has the
 // parallel_sum signature: each work-group writes the sum of the elements it covers to
 // partial[get_group_id(0)], and the host adds the partials. Local sizes are powers of two.

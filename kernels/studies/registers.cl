@@ -1,4 +1,4 @@
-// Notebook 05, "Registers, private arrays and unrolling": an 8-tap filter run along `steps`
+// Notebook 06, "Registers, private arrays and unrolling": an 8-tap filter run along `steps`
 // samples of `channels` signals, one work-item per signal. Sample t of signal c is at
 // [t * channels + c], so at every step neighbouring work-items read neighbouring floats.
 //

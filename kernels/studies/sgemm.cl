@@ -1,4 +1,4 @@
-// The SGEMM ladder of notebook 09: c = a . b in single precision, every matrix row-major,
+// The SGEMM ladder of notebook 14: c = a . b in single precision, every matrix row-major,
 // a m x k, b k x n, c m x n. Each rung keeps the one before it and adds one idea:
 //
 //   sgemm_naive    one work-item per element of c, every operand read from global memory
