@@ -1,0 +1,106 @@
+"""saxpy_guard (notebook 01): y = a x + y, one work-item per element, with the bounds guard the
+rounded-up launch needs (the skeleton has everything but the guard)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    FindingHint,
+    Inputs,
+    Limits,
+    Mistake,
+    Outputs,
+    Scalar,
+    beyond_the_data,
+    random_floats,
+    register,
+    rounded_up,
+)
+
+A = 2.5
+
+
+def _saxpy(case: Case, inputs: Inputs) -> Outputs:
+    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
+
+
+def _inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
+
+
+def _wide(case: Case, rng: np.random.Generator) -> Inputs:
+    """Both signs, magnitudes from 1e-18 to 1e18 (a * x + y stays finite); y has x's sign, so that
+    no sum cancels (a fused multiply-add and two roundings then agree closely)."""
+    n = case["n"]
+    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    x = sign * 10.0 ** rng.uniform(-18, 18, n)
+    y = sign * 10.0 ** rng.uniform(-18, 18, n)
+    return {"x": x.astype(np.float32), "y": y.astype(np.float32)}
+
+
+def _cases() -> tuple[Case, ...]:
+    rows = [(1, 64), (100, 32), (1000, 256), (4096, 64), (777, 128), (5, 1), (9, 2), (333, 7),
+            (1 << 20, 256), ((1 << 20) + 3, 128)]
+    return tuple(Case((rounded_up(n, loc),), (loc,), {"n": n, "a": A}, small=n <= 4096)
+                 for n, loc in rows)
+
+
+def _extremes(limits: Limits) -> tuple[Case, ...]:
+    local = limits.widest_1d()
+    return beyond_the_data(local, lambda n, g: Case((g,), (local,), {"n": n, "a": A},
+                                                    values="wide"))
+
+
+def _last_left(case: Case, inputs: Inputs) -> Outputs:
+    """y updated everywhere but its last element (a guard of i < n - 1)."""
+    got = _saxpy(case, inputs)["y"].astype(np.float64)
+    got[-1] = inputs["y"][-1]
+    return {"y": got}
+
+
+register(Exercise(
+    name="saxpy_guard",
+    title="y = a x + y, guarded: work-items past the data do nothing",
+    notebook="01-parallel-execution",
+    args=(
+        Buffer("x", np.float32, "in", lambda c: c["n"]),
+        Buffer("y", np.float32, "inout", lambda c: c["n"]),
+        Scalar("a", np.float32, lambda c: c["a"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+    ),
+    cases=_cases(),
+    make_inputs=_inputs,
+    reference=_saxpy,
+    rtol=1e-6,
+    atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
+    hints=(
+        "The host rounds the global size up to a multiple of the work-group size, so the launch "
+        "may have more work-items than `y` has elements. What does a work-item whose index is "
+        "`n` or more read and write?",
+        "Such a work-item must not touch `x` or `y` at all: only the work-items whose index lies "
+        "below `n` compute and store. The comparison decides whether a work-item works, not "
+        "which element it works on.",
+        "An `if` around the update, with the condition `i < n`, is the whole fix (a `return` "
+        "for the others does the same).",
+    ),
+    mistakes=(
+        Mistake("last left out", _last_left,
+                "the last element of y was not updated: the guard stops one short "
+                "(i < n - 1 where i < n is meant)", hint=2),
+    ),
+    finding_hints=(
+        FindingHint("out_of_bounds_read", "reads past the end of x or y: every access of a "
+                    "work-item past the data, its reads included, belongs under the guard",
+                    "global", hint=2),
+        FindingHint("out_of_bounds_write", "work-items past the data wrote y[i] beyond the end: "
+                    "the update needs a guard, if (i < n), around it", "global", hint=1),
+    ),
+    widest=_extremes,
+    wide_inputs=_wide,
+    contract="`y[i] = a * x[i] + y[i]` for `i < n`; global size may exceed n",
+    place=(1, 2),
+))
