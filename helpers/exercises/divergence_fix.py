@@ -115,7 +115,7 @@ register(Exercise(
         "rest the odd ones, work-item `g` taking element `2 g` while `g < ceil(n / 2)` and "
         "element `2 (g - ceil(n / 2)) + 1` after that. Only the warp at the seam then splits; "
         "work-items with `g >= n` have no element.",
-        "A lookup table: both steps are `v = (a v + b) v + c` for some `a`, `b`, `c` (even: 0, "
+        "A lookup table: both steps are v becoming `(a v + b) v + c` for some `a`, `b`, `c` (even: 0, "
         "0.9, 0.1; odd: 0.25, 0, -0.5). Read them from a `__constant` table indexed by the "
         "parity of `i`, and every work-item runs the same loop. Which is faster, the table or "
         "the reordering, and why? (Count the operations a warp runs per round.)",

@@ -74,7 +74,7 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "`x = get_global_id(0)` is the column, `y = get_global_id(1)` the row, and pixel "
+        "`get_global_id(0)` is the column x, `get_global_id(1)` the row y, and pixel "
         "`(x, y)` is `in[y * width + x]`. The range is rounded up in both dimensions: work-items "
         "with `x >= width` or `y >= height` have no pixel.",
         "Clip the window in each dimension as in `erosion_1d`: its columns run from `x - radius` "

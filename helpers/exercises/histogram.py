@@ -142,8 +142,8 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Each work-item goes over `i = get_global_id(0)`, `i += get_global_size(0)` while "
-        "`i < n`: there may be fewer work-items than elements, or more. `bins[data[i]]++` loses "
+        "Each work-item starts at its global ID and steps by `get_global_size(0)` while "
+        "below `n`: there may be fewer work-items than elements, or more. `bins[data[i]]++` loses "
         "counts when two work-items meet the same value at once (the read, the add and the write "
         "of one can fall between those of the other): an `atomic_inc` on the bin is correct, "
         "and where the exercise starts (`histogram_global`), but slow.",

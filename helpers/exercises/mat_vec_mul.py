@@ -88,12 +88,13 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "A work-group per row: the group takes the rows `y = get_group_id(0)`, then "
-        "`y += get_num_groups(0)` while `y < height` (there may be fewer work-groups than rows). "
+        "A work-group per row: the group takes the row `get_group_id(0)`, then every "
+        "`get_num_groups(0)`-th row after it below `height` (there may be fewer work-groups than "
+        "rows). "
         "Every work-item of the group runs this loop the same number of times, so the barriers "
         "inside it are reached by all.",
         "For a row, work-item `lid` adds up the products of the row's elements and `v`'s at the "
-        "columns `x = lid`, `lid + get_local_size(0)`, ... below `width`: neighbouring "
+        "columns `lid`, `lid + get_local_size(0)`, ... below `width`: neighbouring "
         "work-items read neighbouring floats (coalesced).",
         "Then the tree of `parallel_sum`, on `partial`: each work-item stores its sum at "
         "`partial[lid]`, a barrier, then the upper half is added onto the lower half, step by "

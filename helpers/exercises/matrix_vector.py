@@ -62,7 +62,7 @@ register(Exercise(
     rtol=2e-5,
     atol=1e-5,
     hints=(
-        "`j = get_global_id(0)` is the column, `i = get_global_id(1)` the row, and the element "
+        "`get_global_id(0)` is the column j, `get_global_id(1)` the row i, and the element "
         "is `a[i * cols + j]`. The range is rounded up: guard `i < rows && j < cols`.",
         "The update is applied `repeat` times, so the kernel loops; `b`'s index is the column "
         "`j`, the same for every row.",

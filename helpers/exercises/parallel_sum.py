@@ -65,7 +65,7 @@ _SUM_HINTS = (
     "Two stages: each work-item first adds up its own elements in a private `int`; then the "
     "work-group adds its work-items' sums in `scratch`, and work-item 0 writes the group's sum "
     "to `partial[get_group_id(0)]`.",
-    "A work-item's own elements: start at `i = get_global_id(0)` and step by "
+    "A work-item's own elements: start at the global ID `get_global_id(0)` and step by "
     "`get_global_size(0)` while `i < n` (the range may be smaller or larger than `n`).",
     "The tree: each work-item stores its sum at `scratch[get_local_id(0)]`, then a barrier; at "
     "each step `s` = half the local size, a quarter, ..., 1, the work-items below `s` add the "

@@ -121,11 +121,12 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "Start from the plain product: `col = get_global_id(0)`, `row = get_global_id(1)`, one "
+        "Start from the plain product: the column `col` is `get_global_id(0)`, the row `row` is "
+        "`get_global_id(1)`, one "
         "loop over `j < k` that adds `a`'s element at row `row`, column `j` times `b`'s at row "
         "`j`, column `col`, stored in `c` when `row < m` and `col < n`. It gives the right values "
         "(and the check says it never uses the tiles); then split the loop over `j` into steps "
-        "`k0 = 0, T, 2T, ...` while `k0 < k` (`T = get_local_size(0)`) and an inner loop over "
+        "k0 of 0, T, 2T, ... while `k0 < k` (T is `get_local_size(0)`) and an inner loop over "
         "the tile.",
         "In each step work-item `(lx, ly)` copies one value of each matrix into row `ly`, column "
         "`lx` of its tile (each tile holds `T * T` floats, row after row): from `a`, row `row` "

@@ -43,7 +43,7 @@ register(Exercise(
     hints=(
         "There are fewer work-items than elements: the `get_global_size(0)` work-items share the "
         "`n` elements, so each one loops over several.",
-        "Start at `i = get_global_id(0)` and step by `get_global_size(0)`: at every step "
+        "Start at the global ID `get_global_id(0)` and step by `get_global_size(0)`: at every step "
         "neighbouring work-items then touch neighbouring elements (a grid-stride loop).",
         "`n` need not be a multiple of the global size: a loop that counts "
         "`n / get_global_size(0)` steps rounds down and leaves the last elements out. Let the "

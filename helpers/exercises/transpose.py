@@ -82,7 +82,7 @@ register(Exercise(
         "barrier, then writes the block's transpose to `out` from `tile` (neighbours writing "
         "neighbouring floats of a row of `out`).",
         "The block starts at column `get_group_id(0) * T` and row `get_group_id(1) * T` of `in` "
-        "(`T = get_local_size(0)`). Work-item `(lx, ly)` loads the block's element at column "
+        "(T is `get_local_size(0)`). Work-item `(lx, ly)` loads the block's element at column "
         "`lx`, row `ly` into row `ly`, column `lx` of the tile, whose rows are `T + 1` floats "
         "long.",
         "The block's transpose starts at row `get_group_id(0) * T` and column "

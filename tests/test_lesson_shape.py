@@ -1,0 +1,164 @@
+"""The shape of a lesson (docs/design.md and ../shared/DESIGN.md section 5), measured from the
+committed notebooks: at most 1,200 words of prose each and a median of 800; objectives,
+prerequisites and a time of at most 45 minutes first, a summary and what is next last; a diagram
+drawn by the course's figure module; a prediction, and every question followed by its collapsible
+answer; the glossary linked; the sources cited by title before their short names; at least 30
+exercises, whose hints give ideas, not code; and, where a CPU cannot show a GPU lesson, one
+sentence that says so and where to look instead."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+from helpers import diagrams
+from helpers.exercises import exercises
+
+pytestmark = pytest.mark.once   # the committed notebooks and the registry: no device
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ANSWER = "<details><summary>Answer</summary>"
+# the notebooks whose concept is a GPU's (warps, occupancy, registers, coalescing, banks, branches)
+GPU_LESSONS = ("02-work-groups", "05-occupancy-and-latency", "06-registers-and-unrolling",
+               "08-coalescing", "09-bank-conflicts", "10-divergence")
+# a short name may stand for a source only after the source was named in full in that notebook
+SOURCES = {
+    "the training": "GPGPU Training",
+    "the whitepaper": "OpenCL Programming for the CUDA Architecture",
+    "Holk's post": "Access Patterns Matter",
+    "Du et al.": "From CUDA to OpenCL",
+}
+
+
+def cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["cells"]
+
+
+def text(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def markdown(path: Path) -> list[str]:
+    return [text(c) for c in cells(path) if c["cell_type"] == "markdown"]
+
+
+def prose_words(path: Path) -> int:
+    """Words of prose, counted as the before-stop hook counts them: markdown cells, code blocks and
+    HTML tags left out, the text of collapsed answers and hints counted."""
+    prose = re.sub(r"```.*?```", " ", "\n".join(markdown(path)), flags=re.S)
+    return len(re.findall(r"[A-Za-z0-9][\w'-]*", re.sub(r"<[^>]+>", " ", prose)))
+
+
+def ids(paths):
+    return [p.stem for p in paths]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids(NOTEBOOKS))
+def test_a_notebook_holds_at_most_1200_words_of_prose(path):
+    assert prose_words(path) <= 1200, f"{path.name}: {prose_words(path)} words"
+
+
+def test_the_median_notebook_holds_at_most_800_words():
+    words = {p.stem: prose_words(p) for p in NOTEBOOKS}
+    assert statistics.median(words.values()) <= 800, words
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids(NOTEBOOKS))
+def test_a_notebook_opens_with_objectives_prerequisites_time_and_the_glossary(path):
+    first = text(cells(path)[0])
+    assert first.startswith(f"# {path.stem[:2]} ·"), "the title first"
+    for part in ("**You will:**", "**Prerequisites:**", "**Time:**"):
+        assert part in first, f"{path.name}: no {part} in the first cell"
+    minutes = int(re.search(r"\*\*Time:\*\* about (\d+) minutes", first).group(1))
+    assert minutes <= 45, f"{path.name}: {minutes} minutes"
+    assert "(../docs/glossary.md)" in first, f"{path.name}: the glossary is not linked"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids(NOTEBOOKS))
+def test_a_notebook_closes_with_a_summary_and_what_is_next(path):
+    last = text(cells(path)[-1])
+    assert "## Summary" in last and "**Next:**" in last, path.name
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids(NOTEBOOKS))
+def test_a_notebook_draws_a_concept_with_the_figure_module(path):
+    called = {name for c in cells(path) if c["cell_type"] == "code"
+              for name in re.findall(r"\bdiagrams\.(\w+)\(", text(c))}
+    assert called, f"{path.name} draws no diagram"
+    assert all(callable(getattr(diagrams, name, None)) for name in called), called
+
+
+def _questions(cell: str) -> list[int]:
+    """Where the prose of a markdown cell asks a question: a '?' outside headings, code and
+    collapsed blocks (whose '?' belong to the hint or answer)."""
+    blanked = re.sub(r"<details>.*?</details>", lambda m: " " * len(m.group(0)), cell, flags=re.S)
+    blanked = re.sub(r"```.*?```|`[^`\n]*`", lambda m: " " * len(m.group(0)), blanked,
+                     flags=re.S)
+    blanked = re.sub(r"^#.*$", lambda m: " " * len(m.group(0)), blanked, flags=re.M)
+    blanked = re.sub(r"\]\([^)]*\)", lambda m: " " * len(m.group(0)), blanked)   # links
+    return [m.start() for m in re.finditer(r"\?", blanked)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids(NOTEBOOKS))
+def test_every_question_has_its_answer_collapsed_right_after_it(path):
+    for k, cell in enumerate(markdown(path)):
+        for at in _questions(cell):
+            assert ANSWER in cell[at:], (
+                f"{path.name}, markdown cell {k}: a question with no answer after it: "
+                f"{cell[max(0, at - 120):at + 1]!r}")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids(NOTEBOOKS))
+def test_a_notebook_asks_the_learner_to_predict(path):
+    predictions = [c for c in markdown(path) if "**Predict:**" in c]
+    assert predictions, f"{path.name} asks for no prediction"
+    assert all(ANSWER in c[c.index("**Predict:**"):] for c in predictions)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids(NOTEBOOKS))
+def test_a_source_is_named_in_full_before_its_short_name(path):
+    prose = "\n".join(markdown(path))
+    for short, full in SOURCES.items():
+        first = prose.find(short)
+        if first >= 0:
+            named = prose.find(full)
+            assert 0 <= named <= first, f"{path.name}: {short!r} before {full!r} is named"
+
+
+@pytest.mark.parametrize("stem", GPU_LESSONS)
+def test_a_gpu_lesson_says_what_a_cpu_shows(stem):
+    prose = "\n".join(markdown(ROOT / "notebooks" / f"{stem}.ipynb"))
+    said = re.search(r"\*\*On a CPU:\*\*([^\n]*(?:\n(?!\n)[^\n]*)*)", prose)
+    assert said, f"{stem}: no '**On a CPU:**' sentence"
+    assert "warp model" in said.group(1) or "H100" in said.group(1), said.group(1)
+
+
+def test_the_course_has_at_least_30_exercises_each_in_its_notebook():
+    course = exercises()
+    assert len(course) >= 30, len(course)
+    for ex in course:
+        assert (ROOT / "notebooks" / f"{ex.notebook}.ipynb").is_file(), ex.name
+
+
+def test_hints_give_ideas_not_code():
+    """No hint holds a statement, a block or an assignment: it names the idea and the built-in
+    to use, and the solution is revealed after the hints."""
+    for ex in exercises():
+        for k, hint in enumerate(ex.hints, 1):
+            assert "```" not in hint, f"{ex.name} hint {k}"
+            for span in re.findall(r"`([^`]+)`", hint):
+                assert not re.search(r";|\{|\+=|-=|[^=!<>]=[^=]", span), \
+                    f"{ex.name} hint {k} gives code: `{span}`"
+
+
+def test_the_glossary_defines_the_terms_the_lessons_lean_on():
+    glossary = (ROOT / "docs" / "glossary.md").read_text()
+    for term in ("NDRange", "Work-item", "Work-group", "Warp", "Occupancy", "Coalescing", "Bank",
+                 "Divergence", "Roofline", "TLP, ILP, MLP", "PTX", "clpeak", "Dependent chain",
+                 "Issue latency λ", "Sub-group", "Barrier", "Halo"):
+        assert re.search(r"\*\*" + re.escape(term), glossary, re.I), term
