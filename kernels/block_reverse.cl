@@ -1,0 +1,19 @@
+// Exercise block_reverse: each work-group reverses its own block.
+//
+// The data is cut into blocks of get_local_size(0) elements, one per work-group (the
+// global size is the data's length, a multiple of the local size). Each work-group
+// writes its block backwards into out, in the same place: with g the group id, L the
+// local size and l the local id,
+//     out[g * L + (L - 1 - l)] = in[g * L + l]
+// The kernel below uses the global id for everything: it copies, it reverses nothing.
+//
+// Check it from the notebook with check("block_reverse"), or from a shell:
+//     python -m helpers check block_reverse
+
+__kernel void block_reverse(__global const float *in,
+                            __global float *out)
+{
+    const size_t i = get_global_id(0);
+    // TODO: find this work-item's block, its place in the block, and the mirrored place.
+    out[i] = in[i];
+}
