@@ -204,6 +204,20 @@ def _critical_path(piece: list[tuple[str, bool]], pipes: dict[str, Pipeline]) ->
     return end
 
 
+def _pipeline_parts(prog: list[tuple[str, bool]], warps: int,
+                    pipes: dict[str, Pipeline]) -> dict[str, tuple[float, float]]:
+    """kind -> (cycles spent accepting its instructions, (N - 1) λ; the completion tails, Λ),
+    each summed over the pieces between barriers."""
+    out = {kind: (0.0, 0.0) for kind in pipes}
+    for piece in _segments(prog):
+        for kind, pipe in pipes.items():
+            n = warps * sum(1 for k, _ in piece if k == kind)
+            if n:
+                issuing, tails = out[kind]
+                out[kind] = (issuing + (n - 1) * pipe.issue, tails + pipe.latency)
+    return out
+
+
 def bounds(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
            mem: Pipeline) -> dict[str, float]:
     """The three lower bounds on the run's cycles that the model defines, from its inputs alone:
@@ -220,25 +234,30 @@ def bounds(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
     """
     prog = parse_program(program) if isinstance(program, str) else list(program)
     pipes = {"comp": comp, "mem": mem}
-    out = {"latency": 0.0, "issue": 0.0, "memory": 0.0}
-    for piece in _segments(prog):
-        first = pipes[piece[0][0]]
-        out["latency"] += (warps - 1) * first.issue + _critical_path(piece, pipes)
-        for name, kind in (("issue", "comp"), ("memory", "mem")):
-            n = warps * sum(1 for k, _ in piece if k == kind)
-            if n:
-                out[name] += (n - 1) * pipes[kind].issue + pipes[kind].latency
-    return out
+    latency = sum((warps - 1) * pipes[piece[0][0]].issue + _critical_path(piece, pipes)
+                  for piece in _segments(prog))
+    parts = _pipeline_parts(prog, warps, pipes)
+    return {"latency": latency, "issue": sum(parts["comp"]), "memory": sum(parts["mem"])}
 
 
 def bound(sched: Schedule, comp: Pipeline, mem: Pipeline) -> str:
     """Which limit binds the run: the largest of the model's three lower bounds (:func:`bounds`).
     "latency-bound": too little independent work to hide Λ (more warps or more independent
     instructions would help); "issue-bound": the computation pipeline accepts an instruction
-    every λ, the peak; "memory-bound": the memory pipeline does. A tie goes to latency, then
-    issue."""
+    every λ, the peak; "memory-bound": the memory pipeline does.
+
+    Ties: between a pipeline and latency (one instruction per warp: (warps - 1) λ + Λ both), the
+    pipeline binds when it spends at least half the bound accepting instructions, else latency
+    does; between the two pipelines, memory."""
     b = bounds(sched.program, sched.warps, comp, mem)
-    return max(("latency", "issue", "memory"), key=lambda k: b[k]) + "-bound"
+    top = max(b.values())
+    tied = [k for k in ("memory", "issue") if math.isclose(b[k], top)]
+    if not math.isclose(b["latency"], top):
+        return tied[0] + "-bound"
+    parts = _pipeline_parts(sched.program, sched.warps, {"comp": comp, "mem": mem})
+    kinds = {"issue": "comp", "memory": "mem"}
+    busy = [k for k in tied if parts[kinds[k]][0] >= top / 2]
+    return (busy[0] if busy else "latency") + "-bound"
 
 
 # The training's generations: cycles between two warp instructions of the computation pipeline.

@@ -90,6 +90,18 @@ def test_more_warps_turn_a_latency_bound_program_memory_bound():
     assert bound(simulate("CCC", 16, NB_COMP, NB_MEM), NB_COMP, NB_MEM) == "issue-bound"
 
 
+@pytest.mark.parametrize("program, warps, verdict", [
+    ("c", 1, "latency-bound"),         # 10 cycles: all of it the one instruction's Λ
+    ("c|c", 4, "latency-bound"),       # each piece 3 λ + Λ: the pipeline issues 3 of 13 cycles
+    ("c|c", 32, "issue-bound"),        # each piece 31 λ + Λ: it issues 31 of 41
+    ("M cccc", 64, "memory-bound"),    # 63 loads' λ = 252 of 312 cycles: the loads' issue rate
+])
+def test_a_tie_with_latency_goes_to_the_pipeline_only_when_it_is_busy(program, warps, verdict):
+    b = bounds(program, warps, NB_COMP, NB_MEM)
+    assert b["latency"] == max(b.values())   # the tie
+    assert bound(simulate(program, warps, NB_COMP, NB_MEM), NB_COMP, NB_MEM) == verdict
+
+
 def test_no_run_beats_the_bounds():
     """Each bound is a lower bound on the simulated cycles, barriers and all."""
     rng = random.Random(5)
