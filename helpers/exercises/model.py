@@ -317,8 +317,8 @@ class Exercise:
         return [a for a in self.args if isinstance(a, Buffer) and a.role != "in"]
 
 
-C_TYPES = {np.float32: "float", np.int32: "int", np.uint32: "uint", np.float64: "double",
-           np.int64: "long", np.uint64: "ulong"}
+C_TYPES = {np.float16: "half", np.float32: "float", np.int32: "int", np.uint32: "uint",
+           np.float64: "double", np.int64: "long", np.uint64: "ulong"}
 
 
 def parameters(ex: Exercise) -> str:
