@@ -70,7 +70,7 @@ CLAIMS = [
     ("09-bank-conflicts", "**or all read the same word** (a\nbroadcast)", TRAINING,
      ["All work items of warp read the same address", "Maximum cost = maximum bank conflict degree",
       "Next word in next bank modulo 32"]),
-    ("09-bank-conflicts", "AMD's hardware avoided conflicts too", TRAINING,
+    ("09-bank-conflicts", "The training also says AMD avoids bank conflicts in hardware", TRAINING,
      ["AMD avoids bank conflicts in hardware"]),
     ("13-matvec-ladder", "The whitepaper measured 12.1\nagainst 9.6 ms", WHITEPAPER,
      ["Listing 5\t12.1", "Listing 6\t9.6", "only 2-way bank conflicts and the loop has few "

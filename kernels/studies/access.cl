@@ -137,8 +137,9 @@ __kernel void transcendental(__global const float *x, __global float *y, const u
     y[i] = v;
 }
 
-// Multiply-adds written as a * b + c: the compiler may fuse each pair into one instruction
-// only when built with -cl-mad-enable (or where it fuses anyway). A polynomial by Horner's rule.
+// Multiply-adds written as a * b + c. FP_CONTRACT is on by default in OpenCL C, so the compiler
+// may fuse each pair into an fma without any flag; -cl-mad-enable also allows a faster `mad` of
+// possibly lower accuracy. A polynomial by Horner's rule.
 __kernel void horner(__global const float *x, __global float *y, const uint n, const uint rounds)
 {
     const uint i = get_global_id(0);

@@ -32,8 +32,10 @@ __kernel void fir_ring(__global const float *x, __global float *y, __constant fl
 
 // The same 8 samples in an array shifted by one place per step. Every index is a constant once
 // the two inner loops are unrolled, and a compiler today unrolls them by itself. Built with
-// -DNO_UNROLL, `#pragma unroll 1` forbids it: the 2010 situation of Du et al., whose ported
-// GEMM indexed its private arrays at run time until they unrolled the loops by hand.
+// -DNO_UNROLL, `#pragma unroll 1` forbids it, as a compiler that fails to unroll does: Du et al.
+// (2011) found the Fermi GEMM's arrays in global memory on the Radeon 5870 and suspected loops the
+// compiler had not fully unrolled (004 lines 235, 246); on NVIDIA GPUs such arrays live in memory,
+// while today's AMD and Intel GPUs can index registers at run time.
 __kernel void fir_shift(__global const float *x, __global float *y, __constant float *coef,
                         const uint channels, const uint steps)
 {
