@@ -178,6 +178,14 @@ def test_notebook_01_runs_top_to_bottom_with_its_widgets(lab, browser):
     mimes = page.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
                           ".map(x => x.getAttribute('data-mime-type') + ' ' + x.innerHTML.slice(0, 80))")
     assert page.query_selector_all(".jp-OutputArea-output img"), f"no figure was drawn: {mimes}"
+    # a prediction's answer is collapsed until the learner opens it
+    answer = page.locator(".jp-RenderedMarkdown details:has(> summary:text-is('Answer'))").first
+    answer.scroll_into_view_if_needed(timeout=30_000)
+    told = answer.locator("p").first
+    assert answer.get_attribute("open") is None and not told.is_visible(), "an answer shows at once"
+    answer.locator("summary").click()
+    told.wait_for(state="visible", timeout=10_000)
+    assert answer.get_attribute("open") is not None and told.inner_text().strip()
     page.close()
 
 
