@@ -33,7 +33,7 @@ MATVEC = (
     ("listing 4: a work-group per row, serial sum", "mv_group_serial", 4),
     ("listing 5: tree, interleaved", "mv_group_interleaved", 5),
     ("listing 6: tree, sequential", "mv_group_sequential", 6),
-    ("listing 7: last warp unrolled (racy)", "mv_group_warp", 7),
+    ("after listing 6: last warp unrolled (racy)", "mv_group_warp", 7),
 )
 
 SLICES = (16, 32, 64)

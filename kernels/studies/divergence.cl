@@ -1,6 +1,7 @@
 // Notebook 10: branch divergence and access order, after Eric Holk's "Access Patterns Matter"
-// (2011). C = A + B on even rows and A - B on odd rows of N x N row-major matrices (the blog
-// wrote A + A and A - A by a slip; here B is used). The _col variants alternate on columns.
+// (the post gives no date). C = A + B on even rows and A - B on odd rows of N x N row-major float
+// matrices (the post adds A + A and A - A on doubles, 003 lines 30, 56, 90: two arrays, where these
+// move three, so the times do not compare). The _col variants alternate on columns.
 // Each kernel is the course's own; the names follow the blog's MyAdd family.
 
 #define AT(M, i, j) (M)[(size_t)(i) * N + (j)]

@@ -1,5 +1,6 @@
-// The matrix-vector ladder of notebook 13: the steps of NVIDIA's OpenCL best-practices
-// whitepaper (its listings 2 to 7), written for this course, and the course's fastest version.
+// The matrix-vector ladder of notebook 13: the steps of NVIDIA's whitepaper "OpenCL Programming
+// for the CUDA Architecture" (2010; its listings 2 to 6, and in place of listing 7 the option it
+// names before it), written for this course, and the course's fastest version.
 // w = m . v, m row-major with `height` rows of `width` floats. Every kernel has the mat_vec_mul
 // signature; `partial` holds one float per work-item (the first two do not use it).
 
@@ -113,8 +114,11 @@ __kernel void mv_group_sequential(__global const float *m, __global const float 
     }
 }
 
-// Listing 7's idea: the last 64 sums added by one warp with no barrier, trusting lockstep.
-// A data race by OpenCL's rules (Oclgrind reports it) that happened to work on 2009's GPUs.
+// Not the whitepaper's listing 7, in which every warp first reduces its own 64 elements without a
+// barrier and one warp then adds the few partials left (000 lines 288, 295-367), but the option it
+// names just before: listing 6's loop unrolled, its barriers dropped for the last iterations, where
+// one warp is active. The last 64 sums added by one warp with no barrier, trusting lockstep: a data
+// race by OpenCL's rules (Oclgrind reports it) that happened to work on the GPUs of 2010.
 // Needs a local size of at least 64.
 __kernel void mv_group_warp(__global const float *m, __global const float *v, const uint width,
                             const uint height, __global float *w, __local float *partial)
