@@ -1,0 +1,90 @@
+"""leaky_relu (notebook 10): y = x where x > 0, 0.01 x elsewhere, without a branch that splits a
+warp (the skeleton branches on the sign, and random signs split every warp)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .common import guarded_extremes, undivided
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    Inputs,
+    Mistake,
+    Outputs,
+    Scalar,
+    one_d_cases,
+    random_floats,
+    register,
+    wide_floats,
+)
+
+LEAK = np.float32(0.01)
+
+
+def _leaky(case: Case, inputs: Inputs) -> Outputs:
+    x = inputs["x"]
+    return {"y": np.where(x > 0, x, LEAK * x).astype(np.float32)}
+
+
+def _relu(case: Case, inputs: Inputs) -> Outputs:
+    x = inputs["x"].astype(np.float64)
+    return {"y": np.maximum(x, 0.0)}
+
+
+def _leak_everywhere(case: Case, inputs: Inputs) -> Outputs:
+    """The positive values got the leak added too: fmax(x, 0) + 0.01 x."""
+    x = inputs["x"].astype(np.float64)
+    return {"y": np.maximum(x, 0.0) + 0.01 * x}
+
+
+def _inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    # random signs: a branch on the sign splits nearly every warp
+    return {"x": random_floats(rng, case["n"])}
+
+
+register(Exercise(
+    name="leaky_relu",
+    title="Leaky ReLU without a branch that splits a warp",
+    notebook="10-divergence",
+    args=(
+        Buffer("x", np.float32, "in", lambda c: c["n"]),
+        Buffer("y", np.float32, "out", lambda c: c["n"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+    ),
+    cases=one_d_cases([(1, 64), (100, 32), (1000, 256), (4096, 64), (777, 128), (5, 1),
+                       (9, 2), (333, 7), (1 << 20, 256), ((1 << 20) + 3, 128)]),
+    make_inputs=_inputs,
+    reference=_leaky,
+    # one multiplication by 0.01f, or by 0.01 in double then rounded: a unit in the last place
+    rtol=1e-6,
+    atol=0.0,
+    hints=(
+        "The signs are random, so in nearly every warp some work-items take the `if` and the "
+        "others the `else`: the warp runs both paths, one after the other. The bounds guard is "
+        "fine (only the last warp splits there); the branch on the sign is the one to remove.",
+        "The conditional operator `?:` is a branch too, as written: the check counts branches "
+        "before the optimizer, which may or may not turn one into a select. Compute the result "
+        "so that every work-item runs the same instructions.",
+        "Two ways without a branch: the built-in `select`, which picks one of two values by a "
+        "condition that is a value, not a jump; or arithmetic with `fmax` and `fmin` (the "
+        "larger of `x` and `0.01f * x` is the answer, whatever the sign).",
+    ),
+    mistakes=(
+        Mistake("relu", _relu,
+                "the negative values became 0 (a plain ReLU): they must leak, y = 0.01 x where "
+                "x <= 0", hint=3),
+        Mistake("leak everywhere", _leak_everywhere,
+                "the positive values got 0.01 x added too (fmax(x, 0) + 0.01 x): where x > 0, "
+                "y is x itself", hint=3),
+    ),
+    widest=guarded_extremes,
+    wide_inputs=lambda case, rng: {"x": wide_floats(rng, case["n"])},
+    technique=undivided,
+    technique_build=("-cl-opt-disable",),
+    contract=("`y[i] = x[i] > 0 ? x[i] : 0.01f * x[i]` for `i < n`, x finite (any magnitude); "
+              "global size may exceed n; without a warp-splitting branch (a `?:` counts as one; "
+              "the bounds guard does not)"),
+    place=(10, 1),
+))
