@@ -1,0 +1,21 @@
+// Solution of group_max: a grid-stride loop from -INFINITY, then a tree with sequential
+// addressing, as parallel_sum's with fmax for +.
+__kernel void group_max(__global const float *src,
+                        __global float *partial,
+                        const uint n,
+                        __local float *scratch)
+{
+    const uint lid = get_local_id(0);
+    float m = -INFINITY;
+    for (size_t i = get_global_id(0); i < n; i += get_global_size(0))
+        m = fmax(m, src[i]);
+    scratch[lid] = m;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = get_local_size(0) / 2; s > 0; s /= 2) {
+        if (lid < s)
+            scratch[lid] = fmax(scratch[lid], scratch[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);   // outside the if: every work-item reaches it
+    }
+    if (lid == 0)
+        partial[get_group_id(0)] = scratch[0];
+}
