@@ -88,21 +88,13 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "Keep the two steps of the kernel you start from (copy the work-group's records into the "
-        "tile with neighbouring work-items on neighbouring floats; then each work-item sums its "
-        "own record from the tile) and change only where the floats lie in the tile, or the "
-        "order in which a work-item reads its record.",
-        "Pad: give each record a row of 33 floats, so that record `l` starts in bank `l % 32`. "
-        "Float `i` of the group's records (record `i / 32`, field `i % 32`) goes to row "
-        "`i / 32`, column `i % 32` of the padded tile, and work-item `l` sums the first 32 floats "
-        "of row `l` (the 33rd is padding). At every field the warp's 32 reads then fall in 32 "
-        "different banks.",
-        "Or reorder, with rows of 32: at step `f` work-item `l` reads field `(f + l) % 32` of its "
-        "record. The sum is the same, and every work-item of a warp reads a bank of its own.",
-        "Keep what the start already gets right: work-group `g`'s records start at record "
-        "`g * get_local_size(0)`, and in the last work-group some may lie past `n` (copy zeros "
-        "for them, store sums only for records below `n`); every work-item reaches the barrier "
-        "between filling the tile and reading it.",
+        "Keep the two steps (copy the records into the tile coalesced, then each work-item sums "
+        "its record); change only where the floats lie in the tile, or the order a work-item "
+        "reads them.",
+        "Pad: rows of 33 floats, the 33rd unused, so record `l` starts in bank `l % 32`. Or keep "
+        "rows of 32 and reorder: at step `f`, work-item `l` reads field `(f + l) % 32`.",
+        "Keep what the start gets right: group `g`'s records start at `g * get_local_size(0)`; "
+        "past `n`, copy zeros and store no sum; every work-item reaches the barrier.",
     ),
     mistakes=(
         Mistake("last field left out", _last_field_left_out,
@@ -110,26 +102,26 @@ register(Exercise(
                 "(the 33rd float of a padded row is padding, not data)", hint=2),
         Mistake("first work-group only", _first_group_only,
                 "every work-group summed the first work-group's records: work-group g starts at "
-                "record g * get_local_size(0), in the copy and in the sums", hint=4),
+                "record g * get_local_size(0), in the copy and in the sums", hint=3),
     ),
     finding_hints=(
         FindingHint("race", "a barrier is missing between filling the tile and reading it", "local",
-                    hint=4),
+                    hint=3),
         FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it): "
                     "guard the copy and the store, and let every work-item reach the barrier",
-                    hint=4),
+                    hint=3),
         FindingHint("out_of_bounds_read", "records was read past its end: the work-group's last "
                     "record may be past n when n is not a multiple of the local size", "global",
-                    hint=4),
+                    hint=3),
         FindingHint("out_of_bounds_write", "sums was written past its end: store only for "
-                    "records below n", "global", hint=4),
+                    "records below n", "global", hint=3),
         FindingHint("out_of_bounds_read", f"the tile was read past its end: {_TILE}", "local",
                     hint=2),
         FindingHint("out_of_bounds_write", f"the tile was written past its end: {_TILE}",
                     "local", hint=2),
         FindingHint("uninitialized", "a sum read a float of the tile before anything was "
                     "written there: the barrier between filling the tile and reading it is "
-                    "missing, or a float of a record's row is never copied", hint=4),
+                    "missing, or a float of a record's row is never copied", hint=3),
     ),
     performance=Performance(records_case(1 << 18, 128, small=False),
                             records_case(1 << 14, 128, small=False),

@@ -77,12 +77,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Think of the data as blocks of `get_local_size(0)` elements, one block per work-group. "
-        "Where does block number `get_group_id(0)` start?",
-        "Inside its block, a work-item is number `get_local_id(0)`; the reversed position counts "
-        "from the block's other end, so it depends on the local size, not on the global size.",
-        "Each work-item reads the element at its own place (block start plus local id) and "
-        "writes it at the mirrored place of the same block.",
+        "Think of the data as blocks of `get_local_size(0)` elements, one per work-group. Where "
+        "does block number `get_group_id(0)` start?",
+        "Inside its block, a work-item is number `get_local_id(0)`; the mirrored position counts "
+        "from the block's other end, so it depends on the local size, not the global size.",
+        "Each work-item reads the element at its own place (block start plus local id) and writes "
+        "it at the mirrored place of the same block.",
     ),
     mistakes=(
         Mistake("copied", _copied,

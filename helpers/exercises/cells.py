@@ -42,9 +42,8 @@ def hints_markdown(ex: Exercise) -> str:
     blocks = [f"<details><summary>Hint {k}</summary>\n\n{_wrapped(h)}\n</details>"
               for k, h in enumerate(ex.hints, 1)]
     blocks.append("<details><summary>Solution</summary>\n\n"
-                  + _wrapped(f"After the hints: the course's solution is `solutions/{ex.name}.cl`, "
-                             f"in the file browser (in a terminal: `python -m helpers hint "
-                             f"{ex.name} --solution`).") + "\n</details>")
+                  + _wrapped(f"The course's solution: `solutions/{ex.name}.cl` (or `python -m "
+                             f"helpers hint {ex.name} --solution`).") + "\n</details>")
     return "\n".join(blocks)
 
 

@@ -106,22 +106,13 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "The step still depends on the parity of the element `i`, not of the work-item: even "
-        "elements go through `0.9 v + 0.1`, odd ones through `0.25 v v - 0.5`, `rounds` times. A "
-        "warp splits only when its work-items disagree on a branch. Two remedies keep the result: "
-        "give each warp elements of one parity (static reordering), or replace the branch by "
-        "arithmetic (a lookup table).",
-        "Static reordering: the first `ceil(n / 2)` work-items take the even elements and the "
-        "rest the odd ones, work-item `g` taking element `2 g` while `g < ceil(n / 2)` and "
-        "element `2 (g - ceil(n / 2)) + 1` after that. Only the warp at the seam then splits; "
-        "work-items with `g >= n` have no element.",
-        "A lookup table: both steps are v becoming `(a v + b) v + c` for some `a`, `b`, `c` (even: 0, "
-        "0.9, 0.1; odd: 0.25, 0, -0.5). Read them from a `__constant` table indexed by the "
-        "parity of `i`, and every work-item runs the same loop. Which is faster, the table or "
-        "the reordering, and why? (Count the operations a warp runs per round.)",
-        "A `__constant float3` table is correct OpenCL, but NVIDIA's driver reads it with the "
-        "wrong stride (`results/history/float3-constant-nvidia-h100.json`): the check then says so. "
-        "`float4` avoids it.",
+        "The step depends on the parity of element `i`; a warp splits only when its work-items "
+        "disagree on a branch. Remedies: one parity per warp, or arithmetic instead of the "
+        "branch.",
+        "Reordering: the first `ceil(n / 2)` work-items take the even elements, `2 g`, the rest "
+        "the odd ones, `2 (g - ceil(n / 2)) + 1`. Only the warp at the seam splits.",
+        "A table: both steps are `(a v + b) v + c` (even: 0, 0.9, 0.1; odd: 0.25, 0, -0.5), read "
+        "by parity from `__constant float4` (NVIDIA misreads `float3`). Which remedy is faster?",
     ),
     mistakes=(
         Mistake("even step everywhere", _one_branch(0),

@@ -97,11 +97,10 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-3,
     hints=(
-        "There are fewer work-items than elements: each work-item loops, adding up its products "
-        "in a private variable, and stores `partial[g]` once, at the end.",
-        "Which elements does work-item `g` visit? `g`, then `g + G`, then `g + 2G`... with `G` "
-        "the global size: at every step, neighbouring work-items read neighbouring elements, "
-        "which a GPU reads in one go (coalesced).",
+        "There are fewer work-items than elements: each one loops, adding its products in a "
+        "private variable, and stores `partial[g]` once, at the end.",
+        "Work-item `g` visits `g`, `g + G`, `g + 2G`... with `G` the global size: at every step "
+        "neighbouring work-items read neighbouring elements (coalesced).",
         "`n` need not be a multiple of `G`: loop while the index is below `n` rather than "
         "counting steps. The sizes are `get_global_id(0)` and `get_global_size(0)`.",
     ),

@@ -16,17 +16,12 @@ from .common import (
 from .model import Buffer, Exercise, Scalar, random_floats, register
 
 _EROSION_1D_HINTS = (
-    "Each output element `out[i]` is the minimum of the input over the window `i - radius` .. "
-    "`i + radius`: `2 * radius + 1` elements, both ends included. Work-items with `i >= n` have "
-    "no element.",
-    "Clip the window to the data: it starts at `i - radius` or at 0, whichever is larger, and "
-    "ends at `i + radius` or at `n - 1`, whichever is smaller (OpenCL's `max` and `min`). On a "
-    "`uint`, `i - radius` wraps around to a huge number when `radius > i`: compare before "
-    "subtracting, or subtract `radius` from the larger of `i` and `radius`. (A conditional "
-    "expression that gives 0 when `radius > i` is right too, but the compiler turns it into a "
-    "saturating subtraction that Oclgrind cannot simulate; the check then says so.)",
-    "Start the minimum at the window's first element, or at `INFINITY`, never at a large "
-    "constant (the inputs may be of any magnitude), and take it with `fmin`.",
+    "`out[i]` is the minimum of the input over the window `i - radius` .. `i + radius`, both ends "
+    "included. Work-items with `i >= n` have no element.",
+    "Clip the window to 0 .. `n - 1` (`max`, `min`). On a `uint`, `i - radius` wraps around when "
+    "`radius > i`: subtract `radius` from the larger of `i` and `radius`.",
+    "Start the minimum at the window's first element or at `INFINITY`, never at a large constant "
+    "(the inputs may be of any magnitude), and take it with `fmin`.",
 )
 
 

@@ -54,25 +54,17 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "The work-group's block of `get_local_size(0)` elements needs `radius` more on each side, "
-        "the halo: `tile[k]` holds `in[block start - radius + k]`, for `k` from 0 to "
-        "`get_local_size(0) + 2 * radius - 1`. The block starts at "
-        "`get_group_id(0) * get_local_size(0)`; for the first work-group, block start - radius "
-        "is below 0, so compute that index in a signed type (`long`), not in a `uint`.",
-        "Load the whole tile, halo included, with a loop whose `k` starts at `get_local_id(0)` "
-        "and steps by `get_local_size(0)`: it covers the tile whatever the radius, even one "
-        "larger than the work-group. Read `in` only where the index lies inside the data; "
-        "outside it store `INFINITY`, which never wins a minimum and so clips the window for "
-        "free.",
-        "Between loading the tile and reading it, `barrier(CLK_LOCAL_MEM_FENCE)`: no work-item "
-        "may read the tile before all of them have written their part. Every work-item must "
-        "reach it, including those past `n`: keep it outside any `if`, and let no work-item "
-        "return before it.",
-        "After the barrier, each work-item with `i < n` takes the minimum of the "
-        "`2 * radius + 1` tile elements that start at its own `tile[get_local_id(0)]`: its "
-        "window, `i - radius` .. `i + radius`, both ends included.",
+        "The tile is the group's block plus `radius` elements on each side (the halo). For the "
+        "first group the halo starts below 0: compute its index into `in` in a signed type "
+        "(`long`).",
+        "Load the tile with a loop starting at `get_local_id(0)` and stepping by "
+        "`get_local_size(0)`: it covers any radius. Outside the data store `INFINITY`, which "
+        "never wins a minimum and so clips the window.",
+        "Then `barrier(CLK_LOCAL_MEM_FENCE)`, reached by every work-item (no early return, not "
+        "inside an `if`); after it, each one with `i < n` takes the minimum of the `2 * radius + "
+        "1` elements from `tile[get_local_id(0)]`.",
     ),
-    mistakes=window_1d_mistakes(borders=2, window=4) + (
+    mistakes=window_1d_mistakes(borders=2, window=3) + (
         Mistake("halo not loaded", None,
                 "every wrong element lies within {radius} of its work-group's edge: the halo (the "
                 "radius elements on each side of the group's block) was not loaded into the tile",

@@ -74,15 +74,13 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "`get_global_id(0)` is the column x, `get_global_id(1)` the row y, and pixel "
-        "`(x, y)` is `in[y * width + x]`. The range is rounded up in both dimensions: work-items "
-        "with `x >= width` or `y >= height` have no pixel.",
-        "Clip the window in each dimension as in `erosion_1d`: its columns run from `x - radius` "
-        "to `x + radius` within 0 .. `width - 1`, its rows from `y - radius` to `y + radius` "
-        "within 0 .. `height - 1` (careful with subtraction on a `uint`).",
-        "Two nested loops over the clipped window, the outer one over its rows and the inner one "
-        "along a row (neighbouring work-items then read neighbouring pixels); the minimum starts "
-        "at `INFINITY` or at the window's first pixel and is taken with `fmin`.",
+        "`get_global_id(0)` is the column x, `get_global_id(1)` the row y; pixel `(x, y)` is "
+        "`in[y * width + x]`. Work-items with `x >= width` or `y >= height` have no pixel.",
+        "Clip the window in each dimension as in `erosion_1d`: columns to 0 .. `width - 1`, rows "
+        "to 0 .. `height - 1` (careful with subtraction on a `uint`).",
+        "The window is the whole square, rows above and below included: two nested loops, over "
+        "its rows outside and along a row inside, the minimum starting at `INFINITY` and taken "
+        "with `fmin`.",
     ),
     mistakes=(
         Mistake("frame skipped", _frame_skipped,

@@ -42,10 +42,10 @@ register(Exercise(
     hints=(
         "`get_global_id(0)` is this work-item's number in the whole range: use it as the element "
         "index `i`.",
-        "The global size is rounded up to a multiple of the work-group size, so some work-items "
-        "have no element: they must not touch memory. Guard the copy with the condition `i < n`.",
-        "The body is two lines, as in `kernels/scale.cl`: first the index, then, under the guard, "
-        "the copy of element `i` of `src` to the same place in `dst`.",
+        "The global size is rounded up to a multiple of the work-group size: work-items with no "
+        "element must not touch memory. Guard the copy with `i < n`.",
+        "Two lines, as in `kernels/scale.cl`: the index, then, under the guard, element `i` of "
+        "`src` copied to the same place in `dst`.",
     ),
     mistakes=wrong_index_mistakes("dst", _copy, hint=1),
     widest=guarded_extremes,

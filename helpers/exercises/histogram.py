@@ -142,20 +142,15 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Each work-item starts at its global ID and steps by `get_global_size(0)` while "
-        "below `n`: there may be fewer work-items than elements, or more. `bins[data[i]]++` loses "
-        "counts when two work-items meet the same value at once (the read, the add and the write "
-        "of one can fall between those of the other): an `atomic_inc` on the bin is correct, "
-        "and where the exercise starts (`histogram_global`), but slow.",
-        "Faster: count in `local_bins`, one histogram per work-group. Zero all `nbins` of them "
-        "first, with a loop over `b` that starts at `get_local_id(0)` and steps by "
-        "`get_local_size(0)` while `b < nbins` (there may be more bins than work-items, or "
-        "fewer); then a barrier; then count with `atomic_inc` on `local_bins`; then a barrier "
-        "again. Every work-item reaches both barriers: keep them out of the loops and never "
-        "return before them.",
-        "Last, each work-item takes some bins (the same loop over `b`) and adds the work-group's "
-        "count to `bins[b]` with `atomic_add`: other work-groups add to the same bins, and "
-        "`bins` arrived holding counts, so add, never store. A zero adds nothing: skip it.",
+        "Loop from the global ID by `get_global_size(0)` while below `n`. A plain "
+        "`bins[data[i]]++` loses counts when two work-items meet one value at once: `atomic_inc` "
+        "is correct (the starting kernel) but slow.",
+        "Faster: count in `local_bins`, one histogram per group: zero all `nbins` (a loop from "
+        "`get_local_id(0)` by `get_local_size(0)`), barrier, `atomic_inc` there, barrier. Every "
+        "work-item reaches both barriers.",
+        "Last, each work-item takes some bins (the same loop) and adds the group's count to "
+        "`bins[b]` with `atomic_add`: other groups add to the same bins, so add, never store. "
+        "Skip zeros.",
     ),
     mistakes=(
         Mistake("counts stored over bins", _stored_over,

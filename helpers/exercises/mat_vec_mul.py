@@ -88,18 +88,15 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "A work-group per row: the group takes the row `get_group_id(0)`, then every "
-        "`get_num_groups(0)`-th row after it below `height` (there may be fewer work-groups than "
-        "rows). "
-        "Every work-item of the group runs this loop the same number of times, so the barriers "
-        "inside it are reached by all.",
-        "For a row, work-item `lid` adds up the products of the row's elements and `v`'s at the "
-        "columns `lid`, `lid + get_local_size(0)`, ... below `width`: neighbouring "
-        "work-items read neighbouring floats (coalesced).",
-        "Then the tree of `parallel_sum`, on `partial`: each work-item stores its sum at "
-        "`partial[lid]`, a barrier, then the upper half is added onto the lower half, step by "
-        "step, with a barrier after each step where every work-item reaches it (not inside the "
-        "`if` that picks the lower half). Work-item 0 then writes `partial[0]` to `w[y]`.",
+        "A work-group per row: row `get_group_id(0)`, then every `get_num_groups(0)`-th row below "
+        "`height` (there may be fewer groups than rows). All the group's work-items loop alike, "
+        "so all reach the barriers inside.",
+        "For a row, work-item `lid` adds the products at columns `lid`, `lid + "
+        "get_local_size(0)`, ... below `width`: neighbouring work-items read neighbouring floats "
+        "(coalesced).",
+        "Then the tree of `parallel_sum` on `partial`, with a barrier after the stores and after "
+        "each step, outside the `if` that picks the lower half. Work-item 0 writes `partial[0]` "
+        "to `w[y]`.",
     ),
     mistakes=(
         Mistake("one row per group", lambda c, i: _mat_vec(c, i, rows=c.num_groups[0]),

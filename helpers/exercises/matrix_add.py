@@ -88,15 +88,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Dimension 0 of the range runs along a row (the column `x`), dimension 1 down the "
-        "columns (the row `y`). The host rounds each of them up to a multiple of the "
-        "work-group's size in that dimension, independently.",
-        "A row-major matrix stores row `y` after the `y` rows before it, each `width` elements "
-        "long: the row's length is the matrix's width, not the range's (which may be rounded "
-        "up past it).",
-        "A work-item past the last column or below the last row has no element: it must do "
-        "nothing. Both conditions are needed; either one alone lets work-items of the rounded-up "
-        "range through.",
+        "Dimension 0 runs along a row (the column `x`), dimension 1 down the columns (the row "
+        "`y`); each is rounded up to a multiple of the work-group size, independently.",
+        "Row-major: row `y` comes after `y` rows of `width` elements each. The row's length is "
+        "the matrix's width, not the range's, which may be rounded up past it.",
+        "A work-item past the last column or below the last row must do nothing. Both conditions "
+        "are needed; either one alone lets work-items of the rounded-up range through.",
     ),
     mistakes=(
         Mistake("global width stride", lambda c, i: _written_at(c, i, c.global_size[0]),

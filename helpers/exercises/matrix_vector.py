@@ -62,13 +62,12 @@ register(Exercise(
     rtol=2e-5,
     atol=1e-5,
     hints=(
-        "`get_global_id(0)` is the column j, `get_global_id(1)` the row i, and the element "
-        "is `a[i * cols + j]`. The range is rounded up: guard `i < rows && j < cols`.",
+        "`get_global_id(0)` is the column j, `get_global_id(1)` the row i, and the element is "
+        "`a[i * cols + j]`. The range is rounded up: guard `i < rows && j < cols`.",
         "The update is applied `repeat` times, so the kernel loops; `b`'s index is the column "
         "`j`, the same for every row.",
-        "Read `a[i][j]` and `b[j]` once into private variables, loop `repeat` times on the "
-        "private copy, and store once at the end: global memory is then touched twice per "
-        "element whatever `repeat` is.",
+        "Read `a[i][j]` and `b[j]` once into private variables, loop on the copies, and store "
+        "once at the end: global memory is then touched twice per element whatever `repeat` is.",
     ),
     mistakes=(
         Mistake("applied once", lambda c, i: _matrix_vector(c, i, times=1),

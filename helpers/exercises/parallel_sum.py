@@ -62,24 +62,21 @@ _SUM_ARGS_3 = (
 )
 
 _SUM_HINTS = (
-    "Two stages: each work-item first adds up its own elements in a private `int`; then the "
-    "work-group adds its work-items' sums in `scratch`, and work-item 0 writes the group's sum "
-    "to `partial[get_group_id(0)]`.",
-    "A work-item's own elements: start at the global ID `get_global_id(0)` and step by "
-    "`get_global_size(0)` while `i < n` (the range may be smaller or larger than `n`).",
-    "The tree: each work-item stores its sum at `scratch[get_local_id(0)]`, then a barrier; at "
-    "each step `s` = half the local size, a quarter, ..., 1, the work-items below `s` add the "
-    "element `s` places above their own onto it, with a barrier after each step. The lower half "
-    "adding the upper half keeps the working work-items packed together.",
-    "Every work-item must reach every barrier: keep the barriers out of `if (i < n)` and out of "
-    "`if (lid < s)`, and let every work-item run the tree's loop the same number of times.",
+    "Two stages: each work-item adds up its own elements in a private `int`; then the group adds "
+    "those sums in `scratch`, and work-item 0 writes the group's sum to "
+    "`partial[get_group_id(0)]`.",
+    "A work-item's own elements: start at `get_global_id(0)` and step by `get_global_size(0)` "
+    "while `i < n` (the range may be smaller or larger than `n`).",
+    "The tree: store at `scratch[get_local_id(0)]`, barrier; for `s` from half the local size "
+    "down to 1, work-items below `s` add the element `s` above; a barrier after each step, "
+    "outside any `if`.",
 )
 
 _SUM_FINDINGS = (
     FindingHint("race", "a barrier is missing: work-items read scratch before the others "
                 "have finished writing it (one barrier after the stores, one after each step)",
                 "local", hint=3),
-    divergent_tree_barrier(hint=4),
+    divergent_tree_barrier(hint=3),
     FindingHint("out_of_bounds_read", "src was read past its end: guard every read with i < n",
                 "global", hint=2),
 )

@@ -108,12 +108,11 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "A `switch (query)` (or a chain of `if`s) with one `case` per number picks the value, in "
-        "the order of the table of the query functions: 0 is `get_global_id(0)`, 1 "
-        "`get_global_id(1)`, 2 `get_global_size(0)`, and so on to 12, `get_work_dim()`.",
+        "A `switch` (or a chain of `if`s) picks the value, one `case` per query number, in the "
+        "order of the table of query functions: 0 is `get_global_id(0)`, ..., 12 "
+        "`get_work_dim()`.",
         "Each work-item stores its one value at its own place in `out`. Dimension 0 runs along a "
-        "row: a row is `get_global_size(0)` long, so the row index `get_global_id(1)` is "
-        "multiplied by `get_global_size(0)`, and the column `get_global_id(0)` is added.",
+        "row: row `get_global_id(1)`, rows `get_global_size(0)` long, column `get_global_id(0)`.",
     ),
     mistakes=_query_mistakes(),
     widest=lambda limits: tuple(

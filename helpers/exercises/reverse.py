@@ -55,11 +55,10 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Work-item `i` still writes `out[i]`; only where it reads from changes. Draw a list of "
-        "five elements and its reverse: which element of `in` lands in `out[0]`, which in "
-        "`out[1]`, which in `out[4]`?",
-        "The last element of `in` has index `n - 1`, not `n` and not the global size: the global "
-        "size may be rounded up past the data, but the list ends at `n`.",
+        "Work-item `i` still writes `out[i]`; only where it reads from changes. For a list of "
+        "five elements: which element of `in` lands in `out[0]`, in `out[1]`, in `out[4]`?",
+        "The last element of `in` has index `n - 1`, not `n` and not the global size, which may "
+        "be rounded up past the data.",
         "The read index falls by one as `i` rises by one, and is `n - 1` when `i` is 0.",
     ),
     mistakes=(

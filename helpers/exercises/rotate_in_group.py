@@ -79,15 +79,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Each work-item reads an element of the tile that another work-item stored. The "
-        "work-items of a group do not run in lock-step: nothing says the neighbour has stored "
-        "its element by the time this one reads it.",
-        "A barrier makes every work-item of the group wait until all of them have reached it, "
-        "and (with the local-memory fence) until their stores to local memory are visible. It "
-        "belongs between the last store a reader needs and the first read that needs it: after "
-        "the reads it protects nothing.",
+        "Each work-item reads a tile element that another work-item stored, and a group's "
+        "work-items do not run in lock-step: nothing says the neighbour has stored it yet.",
+        "A barrier makes the group wait until all its work-items reach it and their local stores "
+        "are visible. It belongs between the last store a reader needs and the first read.",
         "The built-in is `barrier(CLK_LOCAL_MEM_FENCE)`; every work-item of the group must reach "
-        "it.",
+        "it, so keep it outside any condition.",
     ),
     mistakes=(
         Mistake("other way", _other_way,

@@ -78,14 +78,12 @@ register(Exercise(
     rtol=1e-6,
     atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
     hints=(
-        "The host rounds the global size up to a multiple of the work-group size, so the launch "
-        "may have more work-items than `y` has elements. What does a work-item whose index is "
-        "`n` or more read and write?",
-        "Such a work-item must not touch `x` or `y` at all: only the work-items whose index lies "
-        "below `n` compute and store. The comparison decides whether a work-item works, not "
-        "which element it works on.",
-        "An `if` around the update, with the condition `i < n`, is the whole fix (a `return` "
-        "for the others does the same).",
+        "The global size is rounded up to a multiple of the work-group size: what does a "
+        "work-item whose index is `n` or more read and write?",
+        "Such a work-item must not touch `x` or `y` at all. The comparison with `n` decides "
+        "whether a work-item works, not which element it works on.",
+        "An `if` around the update, with the condition `i < n`, is the whole fix (a `return` for "
+        "the others does the same).",
     ),
     mistakes=(
         Mistake("last left out", _last_left,

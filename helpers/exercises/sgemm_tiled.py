@@ -121,23 +121,15 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "Start from the plain product: the column `col` is `get_global_id(0)`, the row `row` is "
-        "`get_global_id(1)`, one "
-        "loop over `j < k` that adds `a`'s element at row `row`, column `j` times `b`'s at row "
-        "`j`, column `col`, stored in `c` when `row < m` and `col < n`. It gives the right values "
-        "(and the check says it never uses the tiles); then split the loop over `j` into steps "
-        "k0 of 0, T, 2T, ... while `k0 < k` (T is `get_local_size(0)`) and an inner loop over "
-        "the tile.",
-        "In each step work-item `(lx, ly)` copies one value of each matrix into row `ly`, column "
-        "`lx` of its tile (each tile holds `T * T` floats, row after row): from `a`, row `row` "
-        "and column `k0 + lx`; from `b`, row `k0 + ly` and column `col`. `k` need not be a "
-        "multiple of `T`, so the last step's tiles stick out of the matrices: where the element "
-        "lies outside `a` or `b`, copy `0.0f`.",
-        "`barrier(CLK_LOCAL_MEM_FENCE)` after the copies; then the inner loop adds, for `j < T`, "
-        "row `ly` of `a`'s tile times column `lx` of `b`'s; then a second barrier, before the "
-        "next step overwrites the tiles.",
-        "Every work-item must reach both barriers, also those whose `row` or `col` is outside "
-        "`c`: never return early; guard only the loads and the final store.",
+        "Start from the plain product, stored when `row < m` and `col < n`; then split its loop "
+        "over `k` into steps `k0` of T (`get_local_size(0)`), each with an inner loop over the "
+        "tile.",
+        "Each step, work-item `(lx, ly)` fills row `ly`, column `lx` of each tile: from `a` row "
+        "`row`, column `k0 + lx`; from `b` row `k0 + ly`, column `col`; outside `a` or `b`, "
+        "`0.0f`.",
+        "A barrier after the copies; the inner loop takes row `ly` of `a`'s tile times column "
+        "`lx` of `b`'s; a barrier before the next copies. Never return early: guard only the "
+        "loads and the store.",
     ),
     mistakes=(
         Mistake("last tile dropped", _last_tile_dropped,
@@ -163,11 +155,11 @@ register(Exercise(
                     hint=3),
         FindingHint("divergent_barrier", "some work-items skip a barrier (a return before it, or a "
                     "barrier inside if (row < m && col < n)): guard the loads and the store instead",
-                    hint=4),
+                    hint=3),
         FindingHint("out_of_bounds_read", "a or b was read past its end: guard the loads with "
                     "row < m, k0 + lx < k (a) and k0 + ly < k, col < n (b)", "global", hint=2),
         FindingHint("out_of_bounds_write", "c was written past its end: store only when row < m "
-                    "and col < n", "global", hint=4),
+                    "and col < n", "global", hint=3),
         FindingHint("out_of_bounds_read", f"a tile was read past its end: {_TILE_LAYOUT}", "local",
                     hint=2),
         FindingHint("out_of_bounds_write", f"a tile was written past its end: {_TILE_LAYOUT}",

@@ -106,17 +106,13 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "Keep one work-item per signal (work-items with `c >= channels` have none) and the loop "
-        "over `t`. The index `t % 8` is known only while the kernel runs, which keeps `ring` in "
-        "memory: replace the array by eight variables, `h0` (the newest sample) to `h7` (the "
-        "oldest), all `0.0f` at the start.",
-        "At every step each sample moves one place older, and then the new sample "
-        "`x[t * channels + c]` takes `h0`'s place. Move them oldest first, from `h7` down to "
-        "`h1`: moving newest first would copy `h0` into all of them.",
-        "`y[t * channels + c]` is the sum of the eight products of a coefficient and a sample: "
-        "`coef[0]` with the newest, `h0`, up to `coef[7]` with the oldest, `h7`.",
-        "Reading the eight coefficients into private variables once, before the loop over `t`, "
-        "saves reading `coef` at every step.",
+        "One work-item per signal (none for `c >= channels`), looping over `t`. The run-time "
+        "index `t % 8` keeps `ring` in memory: use eight variables, `h0` (newest) to `h7` "
+        "(oldest), all `0.0f` at first.",
+        "At every step each sample moves one place older, oldest first, from `h7` down to `h1`, "
+        "then the new sample takes `h0`'s place. Newest first would copy `h0` into all of them.",
+        "`y[t * channels + c]` sums `coef[0]` times `h0` (the newest) up to `coef[7]` times `h7` "
+        "(the oldest). Read the coefficients into private variables once, before the loop.",
     ),
     mistakes=(
         Mistake("taps reversed", _taps_reversed,

@@ -87,10 +87,9 @@ register(Exercise(
     rtol=1e-6,
     atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
     hints=(
-        "The chunks are the trouble: at every step of the loop, neighbouring work-items are a "
-        "whole chunk apart. Keep a loop in every work-item, but change which elements it visits, "
-        "so that at every step the work-items together cover `get_global_size(0)` neighbouring "
-        "elements.",
+        "At every step of the loop, neighbouring work-items are a whole chunk apart. Keep the "
+        "loop, but change which elements it visits, so that each step covers `get_global_size(0)` "
+        "neighbouring elements.",
         "Start at `get_global_id(0)` and step by `get_global_size(0)`: the grid-stride loop of "
         "`sum_ints_multi`.",
         "`n` need not be a multiple of the global size: loop while the index is below `n` rather "

@@ -19,8 +19,8 @@ register(Exercise(
     hints=(
         "One work-item per element, as in `float_copy`: the element index `i` is "
         "`get_global_id(0)`.",
-        "The global size is rounded up and may be larger than `n`, so some work-items have no "
-        "element: store into `c` only when `i < n`.",
+        "The global size may be rounded up past `n`, so some work-items have no element: store "
+        "into `c` only when `i < n`.",
     ),
     mistakes=wrong_index_mistakes("c", pair_sum, hint=1),
     widest=guarded_extremes,

@@ -43,11 +43,10 @@ register(Exercise(
     hints=(
         "There are fewer work-items than elements: the `get_global_size(0)` work-items share the "
         "`n` elements, so each one loops over several.",
-        "Start at the global ID `get_global_id(0)` and step by `get_global_size(0)`: at every step "
-        "neighbouring work-items then touch neighbouring elements (a grid-stride loop).",
-        "`n` need not be a multiple of the global size: a loop that counts "
-        "`n / get_global_size(0)` steps rounds down and leaves the last elements out. Let the "
-        "loop run while `i < n`.",
+        "Start at `get_global_id(0)` and step by `get_global_size(0)`: at every step neighbouring "
+        "work-items touch neighbouring elements (a grid-stride loop).",
+        "`n` need not be a multiple of the global size: counting `n / get_global_size(0)` steps "
+        "leaves the last elements out. Loop while `i < n`.",
     ),
     mistakes=(
         Mistake("one element each", first_written(lambda c: c.global_size[0], "c", pair_sum),

@@ -83,15 +83,13 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "A half has 16 bits: 1 of sign, 5 of exponent, 10 of fraction. Most floats fall between "
-        "two halves, so the conversion rounds; the contract asks for the nearest half, and for a "
-        "tie the even one (the one whose last fraction bit is 0). Past 65504 the nearest is "
-        "infinity; below about 6e-8 it is zero.",
-        "Without the `cl_khr_fp16` extension, OpenCL C lets a kernel hold a pointer to `half` "
-        "but not read or write a `half` through it: the conversion and the store are one "
-        "built-in, which takes the float, an index and the pointer.",
-        "The built-in is `vstore_half` (it rounds to the nearest even; `vstore_half_rtz` and the "
-        "others round other ways). One work-item per element, guarded by `i < n`.",
+        "A half has 1 sign, 5 exponent and 10 fraction bits, so most floats round: to the nearest "
+        "half, ties to even; past 65504 to infinity, below about 6e-8 to zero.",
+        "Without `cl_khr_fp16` a kernel may hold a pointer to `half` but not read or write "
+        "through it: one built-in converts and stores, taking the float, an index and the "
+        "pointer.",
+        "The built-in is `vstore_half` (nearest even; `vstore_half_rtz` and the others round "
+        "other ways). One work-item per element, guarded by `i < n`.",
     ),
     mistakes=(
         Mistake("rounded toward zero", _rounded_toward_zero,

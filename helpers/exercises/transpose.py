@@ -75,24 +75,15 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Element `(x, y)` of `in` goes to `out[x * height + y]`. Written straight from `in` to "
-        "`out`, the values are right but the writes are strided, and the check fails a kernel "
-        "that never uses the tile. Through the tile: the work-group reads a `T x T` block of "
-        "`in` into `tile` (neighbours reading neighbouring floats of a row), waits at a "
-        "barrier, then writes the block's transpose to `out` from `tile` (neighbours writing "
-        "neighbouring floats of a row of `out`).",
-        "The block starts at column `get_group_id(0) * T` and row `get_group_id(1) * T` of `in` "
-        "(T is `get_local_size(0)`). Work-item `(lx, ly)` loads the block's element at column "
-        "`lx`, row `ly` into row `ly`, column `lx` of the tile, whose rows are `T + 1` floats "
-        "long.",
-        "The block's transpose starts at row `get_group_id(0) * T` and column "
-        "`get_group_id(1) * T` of `out`. Work-item `(lx, ly)` writes row `block column + ly`, "
-        "column `block row + lx` of `out`, taking the tile's element at row `lx`, column `ly`: "
-        "the roles of `lx` and `ly` swap in the tile, not in `out`, so the writes stay "
-        "coalesced.",
-        "Guard the load (`x < width`, `y < height`) and the store (a row of `out` below "
-        "`width`, a column below `height`), never the barrier: every work-item must reach it, "
-        "also those outside the matrix, so none returns before it.",
+        "Element `(x, y)` of `in` goes to `out[x * height + y]`; a direct copy writes strided. "
+        "Instead, read a `T x T` block into `tile`, barrier, then write its transpose from "
+        "`tile`.",
+        "The block starts at column `get_group_id(0) * T`, row `get_group_id(1) * T` of `in` (T "
+        "is `get_local_size(0)`); its transpose at the swapped row and column of `out`. Tile rows "
+        "are `T + 1` floats.",
+        "Work-item `(lx, ly)` loads into tile row `ly`, column `lx` and writes from tile row "
+        "`lx`, column `ly`: swap in the tile, not in `out`. Guard the load and the store, never "
+        "the barrier.",
     ),
     mistakes=(
         Mistake("copied", _transposed_as_copy,
@@ -104,11 +95,11 @@ register(Exercise(
                     "tile and the reads of it: a work-item reads what another one wrote",
                     "local", hint=1),
         FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it, "
-                    "or a barrier inside an if): guard the load and the store instead", hint=4),
+                    "or a barrier inside an if): guard the load and the store instead", hint=3),
         FindingHint("out_of_bounds_read", "in was read past its end: guard x < width and "
-                    "y < height before loading", "global", hint=4),
+                    "y < height before loading", "global", hint=3),
         FindingHint("out_of_bounds_write", "out was written past its end: its rows are height "
-                    "floats long and there are width of them; guard the store", "global", hint=4),
+                    "floats long and there are width of them; guard the store", "global", hint=3),
         FindingHint("out_of_bounds_read", "tile was read past its end: it holds T * (T + 1) "
                     "floats, rows of T + 1", "local", hint=2),
     ),
