@@ -96,15 +96,12 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "Work-item `j` owns column `j` and walks down it, row after row, adding into a private "
-        "variable; it stores `sums[j]` once, at the end. The global size may be rounded up past "
-        "`width`: the work-items past the last column do nothing.",
-        "In a row-major matrix, row `i` starts `i * width` floats in, and column `j` of it lies "
-        "`j` floats further. The row's length is the matrix's `width`, not the global size.",
-        "At row `i`, which floats do the 32 work-items of a warp read? With the column taken "
-        "straight from `get_global_id(0)`, neighbouring work-items read neighbouring floats "
-        "of the row: a few 32-byte sectors per read (coalesced). Any other mapping of "
-        "work-items to columns scatters those reads.",
+        'Work-item `j` owns column `j`: it walks down the rows adding into a private variable, and '
+        'stores `sums[j]` once. Work-items past the last column do nothing.',
+        'Row `i` starts `i * width` floats in, and column `j` lies `j` floats further: the row '
+        'length is `width`, not the global size.',
+        'With the column taken straight from `get_global_id(0)`, a warp reads neighbouring floats '
+        'of each row (coalesced); any other mapping scatters its reads.',
     ),
     mistakes=(
         Mistake("transposed index", _transposed_index,

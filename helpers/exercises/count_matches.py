@@ -102,16 +102,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "An increment is three steps: read the counter, add one, write it back. When two "
-        "work-items do them at once, both read the same old value and one of the two additions "
-        "is lost. An atomic operation does the three steps as one, which no other work-item can "
-        "come between.",
-        "The built-ins are `atomic_inc` (add one) and `atomic_add` (add a number), each taking "
-        "the address of the counter. `count` arrives holding a count already: add to it, never "
-        "store over it.",
-        "Faster: each work-item counts its own matches in a private variable over its "
-        "grid-stride loop (from its global id, stepping by the global size while below `n`), "
-        "then adds that count once with an atomic, or not at all when it is 0.",
+        'An increment reads, adds and writes back: two work-items at once both read the old value, '
+        'and one addition is lost. An atomic does the three steps as one.',
+        "The built-ins are `atomic_inc` and `atomic_add`, taking the counter's address. `count` "
+        'arrives holding a count: add to it, never store over it.',
+        'Faster: count your matches in a private variable over a grid-stride loop, then add that '
+        'count once with one atomic.',
     ),
     mistakes=(
         Mistake("stored over", _stored_over,

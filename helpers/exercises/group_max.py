@@ -83,16 +83,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "As in `parallel_sum`, two stages: each work-item first takes the maximum of its own "
-        "elements (from its global id, stepping by the global size while below `n`) in a "
-        "private `float`; then the work-group combines its work-items' maximums in `scratch` "
-        "with a tree, and work-item 0 writes `partial[get_group_id(0)]`.",
-        "What does a maximum start from? Not 0: the values may all be negative. Start from "
-        "`-INFINITY`, which every value beats, so a work-item (or a whole work-group) with no "
-        "element ends with `-INFINITY`, as the contract asks.",
-        "The tree: at each step `s` = half the local size, a quarter, ..., 1, the work-items "
-        "below `s` keep the larger of their slot and the slot `s` places above, with a barrier "
-        "after every step, outside the `if`, so that every work-item reaches it.",
+        'As in `parallel_sum`: each work-item first takes the maximum of its own elements (a grid-'
+        'stride loop) in a private `float`, then the work-group combines them in `scratch`.',
+        'Start from `-INFINITY`, not 0: the values may all be negative, and a work-group with no '
+        'element must end with `-INFINITY`.',
+        'The tree: at each step `s` (half the local size, then a quarter, ...), the work-items '
+        'below `s` keep the larger of two slots; a barrier after every step, outside the `if`.',
     ),
     mistakes=(
         Mistake("from zero", _from_zero,

@@ -100,15 +100,12 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-4,
     hints=(
-        "Horner's rule nests the polynomial: `c0 + x (c1 + x (c2 + ... + x c_d))`. Start from "
-        "the highest coefficient, `coef[degree]`, and at every step multiply what you have by "
-        "`x` and add the next coefficient down, until `coef[0]` is in.",
-        "A loop that counts down to 0 on a `uint` never ends (below 0 it wraps to a huge "
-        "number): count the steps up and index the coefficients from the top, or loop on a "
-        "signed `int`. There are `degree + 1` coefficients; degree 0 is a constant.",
-        "Every work-item reads the same `coef[k]` at the same step: from `__constant` memory a "
-        "GPU serves that to the whole warp at once. The multiply-add of each step may be one "
-        "`fma` or `mad`; both pass.",
+        "Horner's rule nests the polynomial: start from `coef[degree]`, and at every step multiply "
+        'by `x` and add the next coefficient down, until `coef[0]`.',
+        'A `uint` loop counting down to 0 never ends: count the steps up and index from the top, or'
+        ' use a signed `int`. There are `degree + 1` coefficients.',
+        'Every work-item reads the same `coef[k]` at once: constant memory serves the whole warp. '
+        'One `fma` per step is fine.',
     ),
     mistakes=(
         Mistake("reversed", _reversed,

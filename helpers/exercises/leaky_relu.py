@@ -61,15 +61,12 @@ register(Exercise(
     rtol=1e-6,
     atol=0.0,
     hints=(
-        "The signs are random, so in nearly every warp some work-items take the `if` and the "
-        "others the `else`: the warp runs both paths, one after the other. The bounds guard is "
-        "fine (only the last warp splits there); the branch on the sign is the one to remove.",
-        "The conditional operator `?:` is a branch too, as written: the check counts branches "
-        "before the optimizer, which may or may not turn one into a select. Compute the result "
-        "so that every work-item runs the same instructions.",
-        "Two ways without a branch: the built-in `select`, which picks one of two values by a "
-        "condition that is a value, not a jump; or arithmetic with `fmax` and `fmin` (the "
-        "larger of `x` and `0.01f * x` is the answer, whatever the sign).",
+        'With random signs, nearly every warp splits at the `if` and runs both paths. The bounds '
+        'guard is fine; the branch on the sign is the one to remove.',
+        'The conditional operator `?:` with expressions on both sides is a branch as written: the '
+        'check counts branches before the optimizer.',
+        'Use the built-in `select`, which picks a value without a jump, or `fmax`: the larger of '
+        '`x` and `0.01f * x` is the answer whatever the sign.',
     ),
     mistakes=(
         Mistake("relu", _relu,

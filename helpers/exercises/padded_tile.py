@@ -84,15 +84,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Float `w` of local memory lies in bank `w % 32`. Reading the tile down a column, "
-        "work-item `lx` of a warp reads row `lx`: with rows of `T` floats, those reads are `T` "
-        "floats apart, and with T at 32 all 32 fall in one bank, served one after the other.",
-        "Give every row of the tile one float more than it holds, `T + 1`: row `r` then starts "
-        "in bank `r % 32`, and a column's floats fall in different banks. The extra float of "
-        "each row is never written nor read.",
-        "The row length appears twice, where the tile is filled and where it is read: both "
-        "must use `T + 1`, or the read finds other floats (or the unwritten padding). Nothing "
-        "else changes: the guards and the barrier stay as they are.",
+        "Float `w` of local memory lies in bank `w % 32`. Read down a column, a warp's floats are a"
+        ' row apart: with rows of 32 floats, all in one bank.',
+        'Give every row one float more, `T + 1`: row `r` then starts in bank `r % 32`, and a column'
+        ' spreads over all banks. The padding is never used.',
+        'The row length appears twice, where the tile is filled and where it is read: both must use'
+        ' `T + 1`. The guards and the barrier stay.',
     ),
     mistakes=(
         Mistake("transposed only", _transposed_only,
