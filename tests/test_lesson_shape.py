@@ -163,3 +163,17 @@ def test_the_glossary_defines_the_terms_the_lessons_lean_on():
                  "Divergence", "Roofline", "TLP, ILP, MLP", "PTX", "clpeak", "Dependent chain",
                  "Issue latency λ", "Sub-group", "Barrier", "Halo"):
         assert re.search(r"\*\*" + re.escape(term), glossary, re.I), term
+
+
+def test_the_readmes_course_map_lists_every_notebook_with_its_exercises():
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\d\d-[a-z-]+)` \|(.*)$",
+                                                        (ROOT / "README.md").read_text(), re.M)}
+    assert set(rows) == {p.stem for p in NOTEBOOKS}
+    for ex in exercises():
+        assert f"`{ex.name}`" in rows[ex.notebook], f"{ex.name} is not in {ex.notebook}'s row"
+
+
+def test_the_readme_holds_at_most_700_words():
+    prose = re.sub(r"```.*?```", " ", (ROOT / "README.md").read_text(), flags=re.S)
+    words = len(re.findall(r"[A-Za-z0-9][\w'-]*", re.sub(r"<[^>]+>", " ", prose)))
+    assert words <= 700, words
