@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import group_blocks, range_length, whole_groups_case, whole_groups_extremes
 from .model import (
     Buffer,
     Case,
@@ -20,16 +21,8 @@ from .model import (
 )
 
 
-def _length(c: Case) -> int:
-    return c.global_size[0]
-
-
-def _blocks(case: Case, x: np.ndarray) -> np.ndarray:
-    return x.reshape(-1, case.local_size[0])
-
-
 def _block_reverse(case: Case, inputs: Inputs) -> Outputs:
-    return {"out": _blocks(case, inputs["in"])[:, ::-1].ravel().copy()}
+    return {"out": group_blocks(case, inputs["in"])[:, ::-1].ravel().copy()}
 
 
 def _copied(case: Case, inputs: Inputs) -> Outputs:
@@ -42,25 +35,21 @@ def _whole(case: Case, inputs: Inputs) -> Outputs:
 
 def _first_block_everywhere(case: Case, inputs: Inputs) -> Outputs:
     """Every block of out holds the first block of in, reversed (the input's offset left out)."""
-    first = _blocks(case, inputs["in"])[0, ::-1]
+    first = group_blocks(case, inputs["in"])[0, ::-1]
     return {"out": np.tile(first, case.num_groups[0]).astype(np.float64)}
 
-
-def _case(groups: int, local: int, values: str = "") -> Case:
-    n = groups * local
-    return Case((n,), (local,), {"n": n}, small=n <= 4096, values=values)
 
 
 def _cases() -> tuple[Case, ...]:
     rows = [(5, 1), (7, 2), (1, 64), (16, 64), (3, 97), (11, 13), (4, 256), (9, 100),
             (4096, 256), (1031, 128)]
-    return tuple(_case(g, loc) for g, loc in rows)
+    return tuple(whole_groups_case(g, loc) for g, loc in rows)
 
 
 def _extremes(limits: Limits) -> tuple[Case, ...]:
     """The device's largest work-group: one block, and several."""
     local = limits.widest_1d()
-    return (_case(1, local, "wide"), _case(3, local, "wide"))
+    return whole_groups_extremes(local)
 
 
 register(Exercise(
@@ -68,11 +57,11 @@ register(Exercise(
     title="Reverse each work-group's block: local id, group id, local size",
     notebook="02-work-groups",
     args=(
-        Buffer("in", np.float32, "in", _length),
-        Buffer("out", np.float32, "out", _length),
+        Buffer("in", np.float32, "in", range_length),
+        Buffer("out", np.float32, "out", range_length),
     ),
     cases=_cases(),
-    make_inputs=lambda case, rng: {"in": random_floats(rng, _length(case))},
+    make_inputs=lambda case, rng: {"in": random_floats(rng, range_length(case))},
     reference=_block_reverse,
     rtol=0.0,
     atol=0.0,
@@ -104,7 +93,7 @@ register(Exercise(
                     "start (L the local size)", "global", hint=2),
     ),
     widest=_extremes,
-    wide_inputs=lambda case, rng: {"in": wide_floats(rng, _length(case))},
+    wide_inputs=lambda case, rng: {"in": wide_floats(rng, range_length(case))},
     contract=("1-D range whose global size equals the data length, a multiple of the local size "
               "L; `out[g*L + (L-1-l)] = in[g*L + l]` (g the group id, l the local id)"),
     place=(2, 2),

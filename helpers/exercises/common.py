@@ -260,3 +260,27 @@ def in_registers(facts: dict) -> str | None:
                 f"constants: put #pragma unroll before each loop of fixed length over it (a GPU's "
                 f"compiler may unroll such a loop by itself, or may not; Oclgrind's did not).")
     return None
+
+
+# Exercises whose range is the data, a whole number of work-groups (block_reverse, rotate_in_group)
+
+def range_length(c: Case) -> int:
+    """The data's length: the global size."""
+    return c.global_size[0]
+
+
+def group_blocks(case: Case, x: np.ndarray) -> np.ndarray:
+    """``x`` as one row per work-group."""
+    return x.reshape(-1, case.local_size[0])
+
+
+def whole_groups_case(groups: int, local: int, values: str = "") -> Case:
+    """A 1-D launch of ``groups`` work-groups of ``local``, over exactly that many elements."""
+    n = groups * local
+    return Case((n,), (local,), {"n": n}, small=n <= 4096, values=values)
+
+
+def whole_groups_extremes(local: int) -> tuple[Case, ...]:
+    """The widest work-group: one block, and several."""
+    return (whole_groups_case(1, local, "wide"), whole_groups_case(3, local, "wide"))
+

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import group_blocks, range_length, whole_groups_case, whole_groups_extremes
 from .model import (
     Buffer,
     Case,
@@ -22,20 +23,12 @@ from .model import (
 )
 
 
-def _length(c: Case) -> int:
-    return c.global_size[0]
-
-
-def _blocks(case: Case, x: np.ndarray) -> np.ndarray:
-    return x.reshape(-1, case.local_size[0])
-
-
 def _rotate(case: Case, inputs: Inputs) -> Outputs:
-    return {"out": np.roll(_blocks(case, inputs["in"]), -1, axis=1).ravel().copy()}
+    return {"out": np.roll(group_blocks(case, inputs["in"]), -1, axis=1).ravel().copy()}
 
 
 def _other_way(case: Case, inputs: Inputs) -> Outputs:
-    return {"out": np.roll(_blocks(case, inputs["in"]), 1, axis=1).ravel().astype(np.float64)}
+    return {"out": np.roll(group_blocks(case, inputs["in"]), 1, axis=1).ravel().astype(np.float64)}
 
 
 def _whole_list(case: Case, inputs: Inputs) -> Outputs:
@@ -43,21 +36,17 @@ def _whole_list(case: Case, inputs: Inputs) -> Outputs:
     return {"out": np.roll(inputs["in"], -1).astype(np.float64)}
 
 
-def _case(groups: int, local: int, values: str = "") -> Case:
-    n = groups * local
-    return Case((n,), (local,), {"n": n}, small=n <= 4096, values=values)
-
 
 def _cases() -> tuple[Case, ...]:
     rows = [(3, 64), (5, 1), (7, 2), (1, 64), (16, 64), (3, 97), (11, 13), (4, 256), (9, 100),
             (4096, 256), (1031, 128)]
-    return tuple(_case(g, loc) for g, loc in rows)
+    return tuple(whole_groups_case(g, loc) for g, loc in rows)
 
 
 def _extremes(limits: Limits) -> tuple[Case, ...]:
     """The device's largest work-group whose tile fits: one block, and several."""
     local = limits.widest_1d(4)
-    return (_case(1, local, "wide"), _case(3, local, "wide"))
+    return whole_groups_extremes(local)
 
 
 BARRIER = ("barrier missing or misplaced: work-items read the tile before the others have "
@@ -69,12 +58,12 @@ register(Exercise(
     title="Rotate each work-group's block through local memory: a barrier in the right place",
     notebook="03-local-memory",
     args=(
-        Buffer("in", np.float32, "in", _length),
-        Buffer("out", np.float32, "out", _length),
+        Buffer("in", np.float32, "in", range_length),
+        Buffer("out", np.float32, "out", range_length),
         LocalMem("tile", np.float32, lambda c: c.local_size[0]),
     ),
     cases=_cases(),
-    make_inputs=lambda case, rng: {"in": random_floats(rng, _length(case))},
+    make_inputs=lambda case, rng: {"in": random_floats(rng, range_length(case))},
     reference=_rotate,
     rtol=0.0,
     atol=0.0,
@@ -105,7 +94,7 @@ register(Exercise(
     ),
     widest=_extremes,
     tiled=True,
-    wide_inputs=lambda case, rng: {"in": wide_floats(rng, _length(case))},
+    wide_inputs=lambda case, rng: {"in": wide_floats(rng, range_length(case))},
     contract=("global size == data length, a multiple of the local size L; `tile` holds L "
               "floats; `out[g*L + l]` = the block's `in[g*L + (l + 1) % L]`, read through "
               "`tile`"),
