@@ -84,7 +84,8 @@ register(Exercise(
     atol=0.0,
     hints=(
         "A half has 1 sign, 5 exponent and 10 fraction bits, so most floats round: to the nearest "
-        "half, ties to even; past 65504 to infinity, below about 6e-8 to zero.",
+        "half, ties to even; from 65520 up to infinity (65504 is the largest half), below about 3e-8 to"
+        " zero.",
         "Without `cl_khr_fp16` a kernel may hold a pointer to `half` but not read or write "
         "through it: one built-in converts and stores, taking the float, an index and the "
         "pointer.",

@@ -71,7 +71,7 @@ __kernel void histogram_copies(__global const uint *data, const uint n, __global
 // fit in an int, as the partial sums of notebook 12 must. LOADS: how many of a work-item's int4
 // loads are issued before their sums are needed (more bytes in flight per work-item). The int4s
 // are read through a pointer to int4 (a buffer argument is aligned far beyond 16 bytes): from
-// vload4 NVIDIA's compiler makes four 32-bit loads (results/history/frontier-variants-nvidia-h100.json);
+// vload4 the PTX holds four 32-bit loads (results/history/frontier-variants-nvidia-h100.json);
 // -DVLOAD4 builds that form, to compare.
 #ifndef LOADS
 #define LOADS 1
