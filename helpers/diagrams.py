@@ -5,7 +5,7 @@ computed from its arguments, so the figure is right by construction.
 
 Contents: :func:`host_and_device`, :func:`ndrange`, :func:`warps_and_divergence`,
 :func:`coalescing`, :func:`banks`, :func:`reduction_tree`, :func:`tile_with_halo`,
-:func:`occupancy_and_latency`, :func:`roofline`. Each returns a Figure.
+:func:`occupancy_and_latency`, :func:`roofline`, :func:`scalar_and_vliw`. Each returns a Figure.
 """
 
 from __future__ import annotations
@@ -545,3 +545,41 @@ def roofline(bandwidth: float = 2000.0, peak: float = 50000.0,
     return finish(fig)
 
 # }}}
+
+
+# {{{ scalar and VLIW
+
+
+def vliw_fill(independent: int, slots: int = 5) -> int:
+    """The slots of a VLIW bundle a work-item fills with ``independent`` operations that do not
+    depend on each other (a float kernel's chain: 1; a float4's four lanes: 4)."""
+    return max(0, min(independent, slots))
+
+
+def scalar_and_vliw(lanes: int = 8, slots: int = 5) -> Figure:
+    """A scalar (SIMT) GPU's lanes each run one operation of their own work-item per instruction,
+    whatever its type; a VLIW stream core (the Radeon HD 5870's five ALUs) issues one bundle of
+    ``slots`` operations of one work-item, filled only by independent ones: a float kernel's chain
+    fills one slot, a float4 kernel's four lanes fill four."""
+    fig, ax = _canvas(9.5, 3.6, (-6.2, max(lanes, slots) + 3.2), (-0.3, 4.2),
+                      "One instruction on a scalar GPU and on a VLIW5 GPU")
+    ax.text(-6.0, 3.35, "Scalar (SIMT), NVIDIA:\nfloat or float4, every lane busy", fontsize=8.5,
+            va="center")
+    for k in range(lanes):
+        _box(ax, k + 0.06, 2.9, 0.88, 0.9, f"item\n{k}", BLUE, edge="white", size=7, alpha=0.85)
+    ax.text(lanes + 0.3, 3.35, f"{lanes} of {lanes} lanes", fontsize=8.5, va="center")
+    for row, (label, independent) in enumerate((("float kernel", 1), ("float4 kernel", 4))):
+        y = 1.4 - 1.5 * row
+        used = vliw_fill(independent, slots)
+        ax.text(-6.0, y + 0.45, f"VLIW{slots}, one work-item,\n{label}", fontsize=8.5,
+                va="center")
+        for k in range(slots):
+            on = k < used
+            _box(ax, k + 0.06, y, 0.88, 0.9, "fma" if on else "idle", ORANGE if on else GREY,
+                 edge="white", size=7, alpha=0.85 if on else 0.6)
+        ax.text(slots + 0.3, y + 0.45, f"{used} of {slots} slots ({used / slots:.0%})",
+                fontsize=8.5, va="center")
+    return finish(fig)
+
+# }}}
+

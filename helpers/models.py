@@ -131,7 +131,7 @@ def parse_program(text: str) -> list[tuple[str, bool]]:
 
 
 def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
-             mem: Pipeline) -> Schedule:
+             mem: Pipeline, group: int | None = None) -> Schedule:
     """Run ``warps`` warps of ``program`` through the two pipelines.
 
     Each warp issues its instructions in order; a dependent instruction waits for the previous
@@ -139,6 +139,9 @@ def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
     instruction that can start earliest is issued (ties: the lowest warp, i.e. round robin from
     a fixed order). A barrier waits until every warp has reached it and every instruction before
     it has finished. The run ends when the last instruction finishes.
+
+    ``group``: warps per work-group (all ``warps`` in one work-group when None). A barrier waits
+    only for the warps of its own work-group; the other work-groups' warps go on issuing.
     """
     prog = parse_program(program) if isinstance(program, str) else list(program)
     if warps < 1:
@@ -149,7 +152,21 @@ def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
     ready = [0.0] * warps                     # earliest start of that instruction
     last_end = [0.0] * warps                  # when the previous instruction finishes
     sched = Schedule(0.0, program=prog, warps=warps)
+    group = warps if group is None else group
+    if group < 1:
+        raise ValueError("at least one warp a work-group")
+    groups = [range(g, min(g + group, warps)) for g in range(0, warps, group)]
     while True:
+        # a work-group whose unfinished warps all wait at a barrier, each of its instructions
+        # before it issued, is released when the last of them finishes
+        for members in groups:
+            waiting = [w for w in members if pos[w] < len(prog)]
+            if waiting and all(prog[pos[w]][0] == "barrier" for w in waiting):
+                release = max(max(last_end[w] for w in members), max(ready[w] for w in members))
+                sched.barriers.append(release)
+                for w in waiting:
+                    pos[w] += 1
+                    ready[w] = release
         best = None
         for w in range(warps):
             if pos[w] >= len(prog) or prog[pos[w]][0] == "barrier":
@@ -159,16 +176,9 @@ def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
             if best is None or start < best[0]:
                 best = (start, w)
         if best is None:
-            waiting = [w for w in range(warps) if pos[w] < len(prog)]
-            if not waiting:
-                break
-            # every unfinished warp is at the barrier: release when all their work is done
-            release = max(max(last_end), max(ready))
-            sched.barriers.append(release)
-            for w in waiting:
-                pos[w] += 1
-                ready[w] = release
-            continue
+            if any(pos[w] < len(prog) for w in range(warps)):
+                continue   # released above on the next pass
+            break
         start, w = best
         kind, _ = prog[pos[w]]
         end = start + pipes[kind].latency

@@ -140,3 +140,11 @@ def test_roofline_places_its_ridge_and_its_kernels(drawn):
     assert "SGEMM, 128 x 128 blocks: 32 FLOP/byte, compute-bound" in words
     other = drawn(diagrams.roofline, bandwidth=1000, peak=4000, kernels=(("k", 8.0),))
     assert "ridge point: 4 FLOP/byte" in other and "k: 8 FLOP/byte, compute-bound" in other
+
+
+def test_scalar_and_vliw_fill_one_and_four_of_five_slots(drawn):
+    assert diagrams.vliw_fill(1) == 1 and diagrams.vliw_fill(4) == 4 and diagrams.vliw_fill(9) == 5
+    words = drawn(diagrams.scalar_and_vliw)
+    assert "1 of 5 slots (20%)" in words and "4 of 5 slots (80%)" in words
+    assert "8 of 8 lanes" in words and words.count("idle") == 4 + 1
+

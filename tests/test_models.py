@@ -145,3 +145,20 @@ def test_occupancy_limits():
     assert old.groups == 4 and old.occupancy == 1.0
     with pytest.raises(ValueError):
         occupancy(H100, 0)
+
+
+def test_a_barrier_waits_only_for_its_own_work_group():
+    """Small work-groups where barriers dominate (the training, 001 line 853): while one waits at
+    its barrier, the others issue; one work-group of all the warps waits for the slowest."""
+    comp, mem = Pipeline(issue=1, latency=10), Pipeline(issue=4, latency=60)
+    program = "m C | m C | m C | m C"
+    one = simulate(program, 16, comp, mem)
+    assert simulate(program, 16, comp, mem, group=16).cycles == one.cycles == 520
+    four = simulate(program, 16, comp, mem, group=4)
+    assert four.cycles == 376 and len(four.barriers) == 3 * 4 and len(one.barriers) == 3
+    # without barriers, the grouping changes nothing
+    flat = program.replace("|", "")
+    assert (simulate(flat, 16, comp, mem, group=4).cycles
+            == simulate(flat, 16, comp, mem).cycles)
+    with pytest.raises(ValueError):
+        simulate(program, 4, comp, mem, group=0)

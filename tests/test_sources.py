@@ -110,6 +110,10 @@ def _quoted(name: str, record: dict) -> list[str]:
     if name == "strides":
         return [f"Aligned: {v['aligned']} GB/s Strided: {v['strided']} GB/s"
                 for v in record["gb_per_s"].values()]
+    if name == "du_table6":   # each device's SGEMM pair in its achieved and per-watt rows
+        return [f"{row}\t{a}/{b}" for r in record["sgemm"].values()
+            for row, (a, b) in (("Achieved Gflops/s", r["gflop_per_s"]),
+                                ("Gflops/s per Watt", r["per_watt"]))]
     raise AssertionError(f"no rule for the history record {name}: add one")
 
 
