@@ -108,6 +108,7 @@ class Schedule:
     barriers: list[float] = field(default_factory=list)   # release times
     program: list[tuple[str, bool]] = field(default_factory=list)   # what ran (parsed)
     warps: int = 0
+    group: int | None = None   # warps per work-group (None: all in one)
 
     def busy(self, kind: str, pipe: Pipeline) -> float:
         """Fraction of the run the pipeline ``kind`` spent accepting instructions."""
@@ -151,10 +152,10 @@ def simulate(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
     pos = [0] * warps                         # next instruction of each warp
     ready = [0.0] * warps                     # earliest start of that instruction
     last_end = [0.0] * warps                  # when the previous instruction finishes
-    sched = Schedule(0.0, program=prog, warps=warps)
-    group = warps if group is None else group
-    if group < 1:
+    if group is not None and group < 1:
         raise ValueError("at least one warp a work-group")
+    sched = Schedule(0.0, program=prog, warps=warps, group=group)
+    group = warps if group is None else group
     groups = [range(g, min(g + group, warps)) for g in range(0, warps, group)]
     while True:
         # a work-group whose unfinished warps all wait at a barrier, each of its instructions
@@ -229,7 +230,7 @@ def _pipeline_parts(prog: list[tuple[str, bool]], warps: int,
 
 
 def bounds(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
-           mem: Pipeline) -> dict[str, float]:
+           mem: Pipeline, group: int | None = None) -> dict[str, float]:
     """The three lower bounds on the run's cycles that the model defines, from its inputs alone:
 
     - ``"latency"``: the completion-latency bound: each warp's dependent chain waits Λ per
@@ -239,15 +240,24 @@ def bounds(program: str | list[tuple[str, bool]], warps: int, comp: Pipeline,
     - ``"memory"``: the same for the memory pipeline.
 
     A barrier lets no instruction after it start before every one before it has finished, so each
-    bound is the sum of its bounds over the pieces between barriers. :func:`simulate` never runs
-    faster than the largest of the three.
+    bound is the sum of its bounds over the pieces between barriers. With ``group`` (warps per
+    work-group, fewer than ``warps``) a barrier holds only its work-group: the bounds are those of
+    one work-group, and a pipeline's is at least all warps' instructions at one per λ.
+    :func:`simulate` never runs faster than the largest of the three.
     """
     prog = parse_program(program) if isinstance(program, str) else list(program)
     pipes = {"comp": comp, "mem": mem}
-    latency = sum((warps - 1) * pipes[piece[0][0]].issue + _critical_path(piece, pipes)
+    g = warps if group is None else max(1, min(group, warps))
+    latency = sum((g - 1) * pipes[piece[0][0]].issue + _critical_path(piece, pipes)
                   for piece in _segments(prog))
-    parts = _pipeline_parts(prog, warps, pipes)
-    return {"latency": latency, "issue": sum(parts["comp"]), "memory": sum(parts["mem"])}
+    parts = _pipeline_parts(prog, g, pipes)
+    out = {"latency": latency, "issue": sum(parts["comp"]), "memory": sum(parts["mem"])}
+    if g < warps:   # every warp's instructions still pass through the one pipeline
+        for name, kind in (("issue", "comp"), ("memory", "mem")):
+            n = warps * sum(1 for k, _ in prog if k == kind)
+            if n:
+                out[name] = max(out[name], (n - 1) * pipes[kind].issue + pipes[kind].latency)
+    return out
 
 
 def bound(sched: Schedule, comp: Pipeline, mem: Pipeline) -> str:
@@ -259,12 +269,12 @@ def bound(sched: Schedule, comp: Pipeline, mem: Pipeline) -> str:
     Ties: between a pipeline and latency (one instruction per warp: (warps - 1) λ + Λ both), the
     pipeline binds when it spends at least half the bound accepting instructions, else latency
     does; between the two pipelines, memory."""
-    b = bounds(sched.program, sched.warps, comp, mem)
+    b = bounds(sched.program, sched.warps, comp, mem, sched.group)
     top = max(b.values())
     tied = [k for k in ("memory", "issue") if math.isclose(b[k], top)]
     if not math.isclose(b["latency"], top):
         return tied[0] + "-bound"
-    parts = _pipeline_parts(sched.program, sched.warps, {"comp": comp, "mem": mem})
+    parts = _pipeline_parts(sched.program, sched.group or sched.warps, {"comp": comp, "mem": mem})
     kinds = {"issue": "comp", "memory": "mem"}
     busy = [k for k in tied if parts[kinds[k]][0] >= top / 2]
     return (busy[0] if busy else "latency") + "-bound"

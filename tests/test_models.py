@@ -112,6 +112,10 @@ def test_no_run_beats_the_bounds():
         mem = Pipeline(rng.choice([1, 4, 8]), rng.choice([20, 60, 400]))
         cycles = simulate(program, warps, comp, mem).cycles
         assert cycles >= max(bounds(program, warps, comp, mem).values()) - 1e-9, program
+        group = rng.randint(1, warps)   # a barrier holds its own work-group only
+        cycles = simulate(program, warps, comp, mem, group=group).cycles
+        assert cycles >= max(bounds(program, warps, comp, mem, group).values()) - 1e-9, \
+            (program, warps, group)
 
 
 @pytest.mark.parametrize("warps", [1, 2, 4, 8])
@@ -155,6 +159,9 @@ def test_a_barrier_waits_only_for_its_own_work_group():
     one = simulate(program, 16, comp, mem)
     assert simulate(program, 16, comp, mem, group=16).cycles == one.cycles == 520
     four = simulate(program, 16, comp, mem, group=4)
+    # both latency-bound, but a work-group of 4 waits at a barrier for 4 warps, not 16
+    assert bound(one, comp, mem) == bound(four, comp, mem) == "latency-bound"
+    assert bounds(program, 16, comp, mem, 4)["latency"] == 328 < 376
     assert four.cycles == 376 and len(four.barriers) == 3 * 4 and len(one.barriers) == 3
     # without barriers, the grouping changes nothing
     flat = program.replace("|", "")

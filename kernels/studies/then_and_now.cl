@@ -121,8 +121,9 @@ __kernel void fma_vector(__global float4 *out, const uint rounds)
 }
 
 
+#ifdef __IMAGE_SUPPORT__
 // The same products with A and B in single-channel float images: each read goes through the
-// sampler (the texture path).
+// sampler (the texture path). Left out where the device has no images.
 __constant sampler_t exact = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
 
 __kernel void gemm_images(__read_only image2d_t a, __read_only image2d_t b, __global float *c,
@@ -152,6 +153,7 @@ __kernel void gemm_images_tiled(__read_only image2d_t a, __read_only image2d_t b
     }
     c[row * n + col] = acc;
 }
+#endif
 
 #ifdef HAVE_SUBGROUPS
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable

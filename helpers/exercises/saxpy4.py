@@ -1,0 +1,130 @@
+"""saxpy4 (notebook 16): y = a x + y with four consecutive floats per work-item, read and written as
+float4s (``vload4``/``vstore4``), and the tail of n that is no multiple of 4 done one float at a
+time. On NVIDIA's scalar lanes the float4s are for convenience; a CPU or a VLIW GPU gains from the
+four independent operations of one work-item (notebook 16, section 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .model import (
+    Buffer,
+    Case,
+    Exercise,
+    FindingHint,
+    Inputs,
+    Limits,
+    Mistake,
+    Outputs,
+    Scalar,
+    random_floats,
+    register,
+    rounded_up,
+)
+
+A = 2.5
+
+
+def _quads(n: int) -> int:
+    return -(-n // 4)
+
+
+def _saxpy(case: Case, inputs: Inputs) -> Outputs:
+    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
+
+
+def _inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
+
+
+def _case(n: int, local: int, extra_groups: int = 0, **kw) -> Case:
+    return Case((rounded_up(_quads(n), local) + extra_groups * local,), (local,),
+                {"n": n, "a": A}, **kw)
+
+
+def _cases() -> tuple[Case, ...]:
+    rows = [(1, 32), (3, 32), (4, 32), (5, 64), (100, 32), (1001, 64), (1002, 128), (1003, 256),
+            (4096, 64), (777, 16), (6, 1), (1 << 20, 256), ((1 << 20) + 3, 128)]
+    return tuple(_case(n, loc, small=n <= 4096) for n, loc in rows) + (_case(1003, 32, 2, small=True),)
+
+
+def _extremes(limits: Limits) -> tuple[Case, ...]:
+    local = limits.widest_1d()
+    return (_case(4 * local + 2, local), _case(4 * local * 3 - 1, local, 1))
+
+
+def _tail_left(case: Case, inputs: Inputs) -> Outputs:
+    """y updated but for its last n % 4 floats (only whole float4s done)."""
+    got = _saxpy(case, inputs)["y"].astype(np.float64)
+    whole = case["n"] // 4 * 4
+    got[whole:] = inputs["y"][whole:]
+    return {"y": got}
+
+
+def _tail_has_one(case: Case, inputs: Inputs) -> Outputs:
+    """Whole float4s done, and of the tail only its first float (one float where n % 4 are)."""
+    got = _tail_left(case, inputs)["y"]
+    whole = case["n"] // 4 * 4
+    if whole < case["n"]:
+        got[whole] = np.float32(case["a"]) * inputs["x"][whole] + inputs["y"][whole]
+    return {"y": got}
+
+
+def _first_quarter(case: Case, inputs: Inputs) -> Outputs:
+    """One float per work-item: y[i] for i below the work-item count (and n), the rest as it came."""
+    got = inputs["y"].astype(np.float64).copy()
+    done = min(case["n"], case.global_size[0])
+    got[:done] = (np.float32(case["a"]) * inputs["x"][:done] + inputs["y"][:done])
+    return {"y": got}
+
+
+register(Exercise(
+    name="saxpy4",
+    title="y = a x + y, four floats a work-item as float4s, the tail one float at a time",
+    notebook="16-then-and-now",
+    args=(
+        Buffer("x", np.float32, "in", lambda c: c["n"]),
+        Buffer("y", np.float32, "inout", lambda c: c["n"]),
+        Scalar("a", np.float32, lambda c: c["a"]),
+        Scalar("n", np.uint32, lambda c: c["n"]),
+    ),
+    cases=_cases(),
+    make_inputs=_inputs,
+    reference=_saxpy,
+    rtol=1e-6,
+    atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
+    hints=(
+        "Work-item `i` owns floats `4i` to `4i + 3`. Where all four are below `n`, one `vload4` of "
+        "`x`, one of `y` and one `vstore4` do the work; the offset of `vload4` and `vstore4` "
+        "counts float4s, not floats.",
+        "When `n` is no multiple of 4, one work-item's four floats cross `n`: a float4 there "
+        "would read and write past the end. That work-item takes its floats below `n` one at a "
+        "time; the work-items past it do nothing.",
+        "Compare `4i + 3` with `n` to choose between the float4 and the loop over the floats "
+        "from `4i` while below `n`.",
+    ),
+    mistakes=(
+        Mistake("tail left out", _tail_left,
+                "the last {tail} floats of y were not updated: only whole float4s were done, "
+                "and n = {n} is no multiple of 4", hint=2,
+                details=lambda c: {"tail": c["n"] % 4}),
+        Mistake("one float of the tail", _tail_has_one,
+                "of the last {tail} floats of y only the first was updated: the work-item that "
+                "crosses n must do each of its floats below n", hint=2,
+                details=lambda c: {"tail": c["n"] % 4}),
+        Mistake("a float per work-item", _first_quarter,
+                "only the first {global_} floats of y were updated, one per work-item: each "
+                "work-item owns four", hint=1),
+    ),
+    finding_hints=(
+        FindingHint("out_of_bounds_read", "reads past the end of x or y: the offset of vload4 "
+                    "counts float4s (vload4(i, x) reads x[4i] to x[4i + 3]), and the work-item "
+                    "whose four floats cross n may not read a whole float4", "global", hint=1),
+        FindingHint("out_of_bounds_write", "writes past the end of y: the work-item whose four "
+                    "floats cross n may not store a whole float4", "global", hint=2),
+    ),
+    widest=_extremes,
+    contract="`y[j] = a * x[j] + y[j]` for `j < n`, work-item `i` doing `j = 4i` to `4i + 3`; "
+             "global size at least n / 4 rounded up, may exceed it",
+    place=(16, 1),
+))
