@@ -5,6 +5,7 @@ repository in CI and in a developer's checkout)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -127,3 +128,34 @@ def test_the_whitepaper_is_named_by_its_title():
     source = studies.HISTORY["matvec_ladder"]["source"]
     assert "OpenCL Programming for the CUDA Architecture" in source and "2010" in source
     assert "Best Practices" not in source
+
+
+def _cited_rows() -> list[tuple[str, int, str]]:
+    """docs/sources.md's cited lines: (seed number, line, the words quoted from it)."""
+    text = (ROOT / "docs" / "sources.md").read_text()
+    return [(m.group(1), int(m.group(2)), m.group(3))
+            for m in re.finditer(r"^\|[^|]+\|[^|]+\| `(\d{3}):(\d+)` \| \"(.+)\" \|$", text, re.M)]
+
+
+def test_every_cited_line_holds_the_words_docs_sources_quotes(seeds):
+    rows = _cited_rows()
+    assert len(rows) >= 25, "docs/sources.md lost its table"
+    for number, line, words in rows:
+        [name] = [n for n in seeds if n.startswith(number + "_")]
+        lines = seeds[name].splitlines()
+        assert line <= len(lines), f"{number}:{line} is past the end of {name}"
+        assert words in lines[line - 1], f"{number}:{line} does not hold {words!r}"
+
+
+def test_every_seed_line_the_course_cites_exists(seeds):
+    """'000 line 265' and '004 lines 164, 335' in the lessons and kernels point at real lines."""
+    files = list((ROOT / "notebooks").glob("*.ipynb")) + list((ROOT / "kernels").rglob("*.cl")) \
+        + list((ROOT / "docs").rglob("*.md"))
+    lengths = {name[:3]: len(text.splitlines()) for name, text in seeds.items()}
+    found = 0
+    for path in files:
+        for m in re.finditer(r"\b(00[0134]) lines? ([\d, -]+)", path.read_text()):
+            for n in re.findall(r"\d+", m.group(2)):
+                found += 1
+                assert 1 <= int(n) <= lengths[m.group(1)], f"{path.name}: {m.group(0)}"
+    assert found >= 10
