@@ -49,6 +49,13 @@ FIRST_LINE = {
     "histogram/nonatomic_local_increment": [("data race", "only by luck")],
     "histogram/nonatomic_global_merge": [("data race", "only by luck")],
     "histogram/local_never_zeroed": ["never initialized"],
+    # the newest exercises: each wrong kernel's first line names its mistake
+    "column_sums/group_major": ["not coalesced"],
+    "leaky_relu/ternary": ["its warps split"],
+    "group_max/from_zero": ["likely mistake: the maximums that should be negative"],
+    "group_max/flt_max_start": ["likely mistake: the work-groups that cover no element"],
+    "count_matches/stored_over": [("data race", "only by luck")],
+    "padded_tile/padded_store_only": [("never initialized", "no work-item wrote")],
     # saxpy4: the tail's mistakes by name, the float4s read past the end by Oclgrind
     "saxpy4/tail_dropped": ["likely mistake: the last"],
     "saxpy4/tail_first_only": ["likely mistake: of the last"],
