@@ -92,7 +92,7 @@ def concurrent_kernels(ctx: cl.Context, queue: cl.CommandQueue, kernels: int = 8
     outs = [cl.Buffer(ctx, mf.WRITE_ONLY, 4 * local) for _ in range(kernels)]
     rounds = 1 << 10
     while True:
-        one = time_kernel(lambda: knl(queue, (local,), (local,), outs[0], np.uint32(rounds)),
+        one = time_kernel(lambda r=rounds: knl(queue, (local,), (local,), outs[0], np.uint32(r)),
                           warmup=1, repeats=3).median
         if one >= target_seconds or rounds >= 1 << 26:
             break
