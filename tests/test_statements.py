@@ -330,6 +330,29 @@ WRONG = [
         right=("Written with `vload4`, the slice kernel took 0.0961 ms instead of 0.0932; the PTX "
                "of the course's vload4 sums holds four 32-bit loads and no 128-bit one.",),
     ),
+    Wrong(
+        "FP_CONTRACT as a contraction that always happens",
+        (r"\bcontracts\s+`?a\s*\*\s*b\s*\+\s*c`?\s+into\s+an?\s+fused",),
+        "FP_CONTRACT is ON by default in OpenCL C: the compiler MAY fuse a * b + c into an fma; "
+        "the whitepaper's own switch is -cl-mad-enable, which allows a faster mad",
+        (("000", 272, "-cl-mad-enable"),),
+        old=("OpenCL C contracts `a * b + c` into a fused multiply-add by default (`FP_CONTRACT`); "
+             "`-cl-mad-enable` also allows a faster `mad` that may round less carefully.",),
+        right=("OpenCL C lets the compiler contract `a * b + c` into a fused multiply-add by "
+               "default (`FP_CONTRACT` is on: it may, not must).",),
+    ),
+    Wrong(
+        "32 banks on every GPU of today",
+        (r"\btoday's\s+GPUs\s+have\s+32\s+banks\b", r"\b32\s+on\s+today's\s+GPUs\b"),
+        "32 banks of 4 bytes is NVIDIA's since Fermi and AMD GCN's; the training speaks of banks "
+        "without a number, the whitepaper's GTX 285 had 16, other GPUs differ",
+        (("001", 765, "Local memory is organized in banks"),
+         ("000", 207, "2-way bank conflicts")),
+        old=("Today's GPUs have 32 banks of 4-byte words: word `w` sits in bank `w % 32`.",
+             "local memory is split into banks (32 on today's GPUs, 16 on the GTX 285)"),
+        right=("NVIDIA's GPUs since Fermi, like AMD's GCN, have 32 banks of 4-byte words: word `w` "
+               "sits in bank `w % 32`.",),
+    ),
 ]
 
 
