@@ -4,7 +4,8 @@
 // of them below n. The host launches at least n / 4 (rounded up) work-items, rounded up
 // again to the work-group size, so some work-items may own no float at all, and when n is
 // no multiple of 4 one work-item's four floats cross n.
-// vload4 reads four floats into a float4 and vstore4 writes a float4 as four floats.
+// vload4(k, p) reads the k-th float4 of p, p[4k] to p[4k + 3]; vstore4(v, k, p) writes v
+// there.
 //
 // Check it from the notebook with check("saxpy4"), or from a shell:
 //     python -m helpers check saxpy4

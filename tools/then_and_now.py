@@ -11,7 +11,8 @@ two more that the sources made:
 
     python tools/then_and_now.py DEVICE OUT.json [--power] [--cuda] [--seconds S]
 
-Every result is checked against numpy before it is timed. The last lines printed are a short table.
+Every result is checked against numpy before it is timed. The last lines printed are the
+record, one line per study.
 """
 
 from __future__ import annotations

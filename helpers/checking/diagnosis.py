@@ -24,10 +24,11 @@ def _value(x: float | int) -> str:
         return f"{x:.7g}"
     return str(x)
 
-def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | None = None
-                    ) -> list[str]:
+def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | None = None,
+                    past_the_end: str = "") -> list[str]:
     """Sentences for what went wrong in one buffer of one case (see runner.analyse); ``shape``
-    (rows, columns) places the elements of a 2-D buffer."""
+    (rows, columns) places the elements of a 2-D buffer; ``past_the_end``: the exercise's own
+    reading of a store past the end (``Exercise.past_the_end``)."""
     out: list[str] = []
     n = f["length"]
 
@@ -48,10 +49,12 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
                        f"off-by-one in the bound, e.g. i <= n where i < n is meant.")
         elif first == 0 and case.work_items > n and last < case.work_items - n:
             # the overshoot fits the work-items past the data: the store is not guarded
+            why = past_the_end or ("work-items with no element must do nothing (guard the "
+                                   "store with if (i < n))")
             out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
                        f"after {name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
-                       f"{case.work_items} work-items for {n} elements: work-items with no "
-                       f"element must do nothing (guard the store with if (i < n)).")
+                       f"{plural(case.work_items, 'work-item')} for "
+                       f"{plural(n, 'element')}: {why}.")
         elif first == 0:
             out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
                        f"after {name}[{n - 1}] changed, up to {name}[{n + last}], with "
@@ -125,7 +128,7 @@ def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True) -> l
                    + hint_clause(getattr(m, "hint", 0)))
     shapes = {b.name: b.shape(case) for b in ex.buffers() if b.shape is not None}
     for name, f in r["buffers"].items():
-        out.extend(describe_buffer(name, f, case, shapes.get(name)))
+        out.extend(describe_buffer(name, f, case, shapes.get(name), ex.past_the_end))
     return out
 
 # What the compiler meant by the LLVM intrinsics Oclgrind cannot simulate, and how to avoid them.

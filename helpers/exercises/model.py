@@ -271,6 +271,10 @@ class Exercise:
     # What the kernel must do, the third column of the contract table (docs/design.md section 4;
     # Markdown, one line): a public interface, changed only with an issue.
     contract: str = ""
+    # What a store past the end of the data means here, when the work-items past the data could
+    # have made it (one element a work-item: "work-items with no element must do nothing"); a
+    # sentence, for exercises whose work-items own several elements.
+    past_the_end: str = ""
     # Where the exercise stands in the course's list (:func:`exercises`): (level of the training,
     # rank in the level); ties keep the order of registration, and a record that gives none
     # comes after the course's own.

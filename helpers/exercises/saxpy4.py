@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..words import plural
 from .model import (
     Buffer,
     Case,
@@ -53,21 +54,22 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
     return (_case(4 * local + 2, local), _case(4 * local * 3 - 1, local, 1))
 
 
-def _tail_left(case: Case, inputs: Inputs) -> Outputs:
-    """y updated but for its last n % 4 floats (only whole float4s done)."""
-    got = _saxpy(case, inputs)["y"].astype(np.float64)
-    whole = case["n"] // 4 * 4
-    got[whole:] = inputs["y"][whole:]
-    return {"y": got}
+def _whole(case: Case) -> int:
+    """The floats of y in whole float4s."""
+    return case["n"] // 4 * 4
 
 
-def _tail_has_one(case: Case, inputs: Inputs) -> Outputs:
-    """Whole float4s done, and of the tail only its first float (one float where n % 4 are)."""
-    got = _tail_left(case, inputs)["y"]
-    whole = case["n"] // 4 * 4
-    if whole < case["n"]:
-        got[whole] = np.float32(case["a"]) * inputs["x"][whole] + inputs["y"][whole]
-    return {"y": got}
+def _only_the_tail_wrong(skip: int):
+    """The wrong elements are the tail past the last whole float4 (less its first ``skip``), and
+    some whole float4 was done: a kernel that did nothing is not this mistake."""
+    def wrong_at(case: Case, bad: np.ndarray) -> bool:
+        whole, n = _whole(case), case["n"]
+        return whole > 0 and n - whole > skip and set(bad.tolist()) == set(range(whole + skip, n))
+    return wrong_at
+
+
+def _tail(case: Case) -> dict:
+    return {"tail": plural(case["n"] - _whole(case), "float")}
 
 
 def _first_quarter(case: Case, inputs: Inputs) -> Outputs:
@@ -99,19 +101,20 @@ register(Exercise(
         "counts float4s, not floats.",
         "When `n` is no multiple of 4, one work-item's four floats cross `n`: a float4 there "
         "would read and write past the end. That work-item takes its floats below `n` one at a "
-        "time; the work-items past it do nothing.",
-        "Compare `4i + 3` with `n` to choose between the float4 and the loop over the floats "
-        "from `4i` while below `n`.",
+        "time; the work-items past it do nothing. Careful: `n - 4i` wraps around on a `uint` "
+        "once `4i` passes `n`.",
+        "A float4 is safe where `4i + 3 < n`; otherwise loop over the floats from `4i` while "
+        "below `n`.",
     ),
     mistakes=(
-        Mistake("tail left out", _tail_left,
-                "the last {tail} floats of y were not updated: only whole float4s were done, "
-                "and n = {n} is no multiple of 4", hint=2,
-                details=lambda c: {"tail": c["n"] % 4}),
-        Mistake("one float of the tail", _tail_has_one,
-                "of the last {tail} floats of y only the first was updated: the work-item that "
-                "crosses n must do each of its floats below n", hint=2,
-                details=lambda c: {"tail": c["n"] % 4}),
+        Mistake("tail left out", None,
+                "only whole float4s were done: the tail of y past the last of them ({tail}; n = {n} "
+                "is no multiple of 4) was not updated", wrong_at=_only_the_tail_wrong(0),
+                details=_tail, hint=2),
+        Mistake("one float of the tail", None,
+                "of the tail of y past its last whole float4 ({tail}) only the first float was "
+                "updated: the work-item that crosses n must do each of its floats below n",
+                wrong_at=_only_the_tail_wrong(1), details=_tail, hint=2),
         Mistake("a float per work-item", _first_quarter,
                 "only the first {global_} floats of y were updated, one per work-item: each "
                 "work-item owns four", hint=1),
@@ -120,10 +123,15 @@ register(Exercise(
         FindingHint("out_of_bounds_read", "reads past the end of x or y: the offset of vload4 "
                     "counts float4s (vload4(i, x) reads x[4i] to x[4i + 3]), and the work-item "
                     "whose four floats cross n may not read a whole float4", "global", hint=1),
-        FindingHint("out_of_bounds_write", "writes past the end of y: the work-item whose four "
-                    "floats cross n may not store a whole float4", "global", hint=2),
+        FindingHint("out_of_bounds_write", "writes past the end of y: the offset of vstore4 "
+                    "counts float4s too (vstore4(v, i, y) writes y[4i] to y[4i + 3]), and the "
+                    "work-item whose four floats cross n may not store a whole float4", "global",
+                    hint=2),
     ),
     widest=_extremes,
+    past_the_end="a work-item stored floats past n: the one whose four floats cross n stores only "
+                 "those below n (a float4 only where 4i + 3 < n), and work-items with no float "
+                 "store nothing",
     contract="`y[j] = a * x[j] + y[j]` for `j < n`, work-item `i` doing `j = 4i` to `4i + 3`; "
              "global size at least n / 4 rounded up, may exceed it",
     place=(16, 1),
