@@ -14,6 +14,8 @@ from . import oclgrind
 from .options import OUTPUT_LIMIT
 from .passes import PassResult
 
+# a store past the end that the work-items past the data could have made, one element each
+UNGUARDED = "work-items with no element must do nothing (guard the store with if (i < n))"
 CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
 
 
@@ -49,12 +51,10 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
                        f"off-by-one in the bound, e.g. i <= n where i < n is meant.")
         elif first == 0 and case.work_items > n and last < case.work_items - n:
             # the overshoot fits the work-items past the data: the store is not guarded
-            why = past_the_end or ("work-items with no element must do nothing (guard the "
-                                   "store with if (i < n))")
             out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
                        f"after {name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
-                       f"{plural(case.work_items, 'work-item')} for "
-                       f"{plural(n, 'element')}: {why}.")
+                       f"{plural(case.work_items, 'work-item')} for {plural(n, 'element')}: "
+                       f"{past_the_end or UNGUARDED}.")
         elif first == 0:
             out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
                        f"after {name}[{n - 1}] changed, up to {name}[{n + last}], with "
