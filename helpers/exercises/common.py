@@ -21,6 +21,7 @@ from .model import (
     Outputs,
     Scalar,
     beyond_the_data,
+    random_floats,
     random_ints,
     rounded_up,
     wide_floats,
@@ -71,6 +72,35 @@ def pair_sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 def wide_pair_sum_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     a, b = wide_ints(rng, case["n"])
     return {"a": a, "b": b}
+
+
+# ---------------------------------------------------------------------------------------------------
+# y = a x + y on floats (saxpy_guard, strided_fix, saxpy4).
+
+SAXPY_ARGS = (
+    Buffer("x", np.float32, "in", lambda c: c["n"]),
+    Buffer("y", np.float32, "inout", lambda c: c["n"]),
+    Scalar("a", np.float32, lambda c: c["a"]),
+    Scalar("n", np.uint32, lambda c: c["n"]),
+)
+
+
+def saxpy(case: Case, inputs: Inputs) -> Outputs:
+    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
+
+
+def saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
+
+
+def wide_saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    """Both signs, magnitudes from 1e-18 to 1e18 (a * x + y stays finite for a = 2.5); y has x's
+    sign, so that no sum cancels (a fused multiply-add and two roundings then agree closely)."""
+    n = case["n"]
+    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    x = sign * 10.0 ** rng.uniform(-18, 18, n)
+    y = sign * 10.0 ** rng.uniform(-18, 18, n)
+    return {"x": x.astype(np.float32), "y": y.astype(np.float32)}
 
 
 # ---------------------------------------------------------------------------------------------------

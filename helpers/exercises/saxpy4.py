@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..words import plural
+from .common import SAXPY_ARGS, saxpy, saxpy_inputs
 from .model import (
-    Buffer,
     Case,
     Exercise,
     FindingHint,
@@ -17,8 +17,6 @@ from .model import (
     Limits,
     Mistake,
     Outputs,
-    Scalar,
-    random_floats,
     register,
     rounded_up,
 )
@@ -30,12 +28,8 @@ def _quads(n: int) -> int:
     return -(-n // 4)
 
 
-def _saxpy(case: Case, inputs: Inputs) -> Outputs:
-    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
 
 
-def _inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
 
 
 def _case(n: int, local: int, extra_groups: int = 0, **kw) -> Case:
@@ -84,15 +78,10 @@ register(Exercise(
     name="saxpy4",
     title="y = a x + y, four floats a work-item as float4s, the tail one float at a time",
     notebook="16-then-and-now",
-    args=(
-        Buffer("x", np.float32, "in", lambda c: c["n"]),
-        Buffer("y", np.float32, "inout", lambda c: c["n"]),
-        Scalar("a", np.float32, lambda c: c["a"]),
-        Scalar("n", np.uint32, lambda c: c["n"]),
-    ),
+    args=SAXPY_ARGS,
     cases=_cases(),
-    make_inputs=_inputs,
-    reference=_saxpy,
+    make_inputs=saxpy_inputs,
+    reference=saxpy,
     rtol=1e-6,
     atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
     hints=(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import SAXPY_ARGS, saxpy, saxpy_inputs, wide_saxpy_inputs
 from .model import (
-    Buffer,
     Case,
     Exercise,
     FindingHint,
@@ -14,9 +14,7 @@ from .model import (
     Limits,
     Mistake,
     Outputs,
-    Scalar,
     beyond_the_data,
-    random_floats,
     register,
     rounded_up,
 )
@@ -24,22 +22,10 @@ from .model import (
 A = 2.5
 
 
-def _saxpy(case: Case, inputs: Inputs) -> Outputs:
-    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
 
 
-def _inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
 
 
-def _wide(case: Case, rng: np.random.Generator) -> Inputs:
-    """Both signs, magnitudes from 1e-18 to 1e18 (a * x + y stays finite); y has x's sign, so that
-    no sum cancels (a fused multiply-add and two roundings then agree closely)."""
-    n = case["n"]
-    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
-    x = sign * 10.0 ** rng.uniform(-18, 18, n)
-    y = sign * 10.0 ** rng.uniform(-18, 18, n)
-    return {"x": x.astype(np.float32), "y": y.astype(np.float32)}
 
 
 def _cases() -> tuple[Case, ...]:
@@ -57,7 +43,7 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
 
 def _last_left(case: Case, inputs: Inputs) -> Outputs:
     """y updated everywhere but its last element (a guard of i < n - 1)."""
-    got = _saxpy(case, inputs)["y"].astype(np.float64)
+    got = saxpy(case, inputs)["y"].astype(np.float64)
     got[-1] = inputs["y"][-1]
     return {"y": got}
 
@@ -66,15 +52,10 @@ register(Exercise(
     name="saxpy_guard",
     title="y = a x + y, guarded: work-items past the data do nothing",
     notebook="01-parallel-execution",
-    args=(
-        Buffer("x", np.float32, "in", lambda c: c["n"]),
-        Buffer("y", np.float32, "inout", lambda c: c["n"]),
-        Scalar("a", np.float32, lambda c: c["a"]),
-        Scalar("n", np.uint32, lambda c: c["n"]),
-    ),
+    args=SAXPY_ARGS,
     cases=_cases(),
-    make_inputs=_inputs,
-    reference=_saxpy,
+    make_inputs=saxpy_inputs,
+    reference=saxpy,
     rtol=1e-6,
     atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
     hints=(
@@ -98,7 +79,7 @@ register(Exercise(
                     "the update needs a guard, if (i < n), around it", "global", hint=1),
     ),
     widest=_extremes,
-    wide_inputs=_wide,
+    wide_inputs=wide_saxpy_inputs,
     contract="`y[i] = a * x[i] + y[i]` for `i < n`; global size may exceed n",
     place=(1, 2),
 ))

@@ -7,9 +7,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .common import coalesced
+from .common import SAXPY_ARGS, coalesced, saxpy, saxpy_inputs, wide_saxpy_inputs
 from .model import (
-    Buffer,
     Case,
     Exercise,
     Inputs,
@@ -17,21 +16,11 @@ from .model import (
     Mistake,
     Outputs,
     Performance,
-    Scalar,
     grid_stride_details,
-    random_floats,
     register,
     short_of_the_data,
     study_record,
 )
-
-
-def _saxpy(case: Case, inputs: Inputs) -> Outputs:
-    return {"y": (np.float32(case["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
-
-
-def _saxpy_inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    return {"x": random_floats(rng, case["n"]), "y": random_floats(rng, case["n"])}
 
 
 def _saxpy_extremes(limits: Limits) -> tuple[Case, ...]:
@@ -41,14 +30,6 @@ def _saxpy_extremes(limits: Limits) -> tuple[Case, ...]:
                                                       values="wide"))
 
 
-def _saxpy_wide(case: Case, rng: np.random.Generator) -> Inputs:
-    """Both signs, magnitudes from 1e-18 to 1e18 (a * x + y stays finite for a = 2.5); y has x's
-    sign, so that no sum cancels (a fused multiply-add and two roundings then agree closely)."""
-    n = case["n"]
-    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
-    x = sign * 10.0 ** rng.uniform(-18, 18, n)
-    y = sign * 10.0 ** rng.uniform(-18, 18, n)
-    return {"x": x.astype(np.float32), "y": y.astype(np.float32)}
 
 
 def _saxpy_cases() -> tuple[Case, ...]:
@@ -62,7 +43,7 @@ def _saxpy_first(count: Callable[[Case], int]) -> Callable[[Case, Inputs], Outpu
     def model(case: Case, inputs: Inputs) -> Outputs:
         got = inputs["y"].astype(np.float64)
         k = min(count(case), got.size)
-        got[:k] = _saxpy(case, inputs)["y"][:k]
+        got[:k] = saxpy(case, inputs)["y"][:k]
         return {"y": got}
     return model
 
@@ -75,15 +56,10 @@ register(Exercise(
     name="strided_fix",
     title="y = a x + y with neighbouring work-items on neighbouring elements",
     notebook="08-coalescing",
-    args=(
-        Buffer("x", np.float32, "in", lambda c: c["n"]),
-        Buffer("y", np.float32, "inout", lambda c: c["n"]),
-        Scalar("a", np.float32, lambda c: c["a"]),
-        Scalar("n", np.uint32, lambda c: c["n"]),
-    ),
+    args=SAXPY_ARGS,
     cases=_saxpy_cases(),
-    make_inputs=_saxpy_inputs,
-    reference=_saxpy,
+    make_inputs=saxpy_inputs,
+    reference=saxpy,
     rtol=1e-6,
     atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
     hints=(
@@ -108,7 +84,7 @@ register(Exercise(
     performance=Performance(_saxpy_perf(1 << 24, 1 << 16), _saxpy_perf(1 << 20, 1 << 13),
                             given=("level3.cl", "saxpy_chunks")),
     widest=_saxpy_extremes,
-    wide_inputs=_saxpy_wide,
+    wide_inputs=wide_saxpy_inputs,
     technique=coalesced,
     contract=("`y[i] = a * x[i] + y[i]` for `i < n`, fewer work-items than n; at every step "
               "neighbouring work-items touch neighbouring elements; timed"),
