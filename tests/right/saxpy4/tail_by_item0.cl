@@ -1,4 +1,4 @@
-// RIGHT (by result): every work-item with a whole float4 does it; the leftover n % 4 floats are done by work-item 0 instead of the crossing work-item, which does nothing. Each float is still written by exactly one work-item, as float4 where whole.
+// RIGHT: by its result: every work-item with a whole float4 does it; the leftover n % 4 floats are done by work-item 0 instead of the crossing work-item, which does nothing. Each float is still written by exactly one work-item, as float4 where whole.
 __kernel void saxpy4(__global const float *x,
                      __global float *y,
                      const float a,
