@@ -36,6 +36,22 @@ def cpu_platforms(pattern: str | None = None) -> list[str]:
     return names
 
 
+def side_by_side(pytest_args: list[str]) -> list[str]:
+    """pytest-xdist's options that run the test files two at a time where the machine has two cores
+    or more: a whole file (a notebook's cells, a module's fixtures and order) stays in one worker.
+    None when the caller chose workers (``-n``), asked for one test file's order (``-p no:xdist``)
+    or xdist is not installed; ``COURSE_TEST_WORKERS`` sets the number (1: one at a time)."""
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        return []
+    if any(a == "-n" or a.startswith(("-n=", "--numprocesses", "-pno:xdist")) or a == "no:xdist"
+           for a in pytest_args):
+        return []
+    workers = int(os.environ.get("COURSE_TEST_WORKERS", min(os.cpu_count() or 1, 2)))
+    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
+
+
 def counts(junit: Path) -> dict[str, int]:
     suites = ET.parse(junit).getroot()
     total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -67,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             # what does not depend on the device runs once, with the first implementation
             once = ["-m", "not once"] if platform != platforms[0] else []
             code = subprocess.call([sys.executable, "-m", "pytest", f"--junitxml={junit}",
-                                    *once, *pytest_args], env=env, cwd=ROOT)
+                                    *once, *side_by_side(pytest_args), *pytest_args],
+                                   env=env, cwd=ROOT)
             seconds = time.perf_counter() - started
             c = counts(junit) if junit.exists() else {"tests": 0, "failures": 0, "errors": 0,
                                                       "skipped": 0}
