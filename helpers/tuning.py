@@ -96,6 +96,8 @@ class _Heard:
         if stopped:   # the bar already says how many of how many
             self.bar.set_description_str(f"tuning sgemm_param, {stopped.split(' after ')[0]}",
                                          refresh=False)
+        if self.tried:   # the time left meant nothing once the search ended
+            self.bar.set_postfix_str(f"best {self.best:.1f} GFLOP/s", refresh=False)
         self.bar.close()
         return stopped
 
