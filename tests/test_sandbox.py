@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from helpers.checking import run_check
+from helpers.checking import sandbox as sandbox_module
 from helpers.checking.grading import grade
 from helpers.checking.sandbox import Jail, cgroup, drop, limits, why_not
 from helpers.paths import ROOT
@@ -33,6 +34,13 @@ from .test_hostile import grade_ann
 
 SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
 needs_sandbox = pytest.mark.skipif(why_not() is not None, reason=f"no sandbox here: {why_not()}")
+
+
+def test_where_the_sandbox_is_required_it_can_run():
+    """CI sets COURSE_REQUIRE_SANDBOX=1 (.ci/run): there the attacks below must run, never be
+    skipped because the machine could not sandbox."""
+    if os.environ.get("COURSE_REQUIRE_SANDBOX", "") not in ("", "0"):
+        assert why_not() is None, why_not()
 
 # the first round's attack: asm hidden from Oclgrind (OpenCL 1.2) behind a condition CPU drivers meet
 HIDDEN_ASM = """
@@ -121,7 +129,16 @@ try:
 except OSError as e:
     seen["net"] = type(e).__name__
 seen["solutions"] = os.listdir({str(ROOT / "solutions")!r})
+seen["answers"] = [p for p in ({str(ROOT / ".git" / "HEAD")!r}, {str(ROOT / "tests" / "right")!r})
+                   if os.path.exists(p) and (os.path.isfile(p) or os.listdir(p))]
 seen["other"] = os.path.exists({str(other / "float_copy.cl")!r})
+try:
+    for k in range(3):       # files below the limit on one file's size, more than /run holds
+        with open(f"/run/{marker}-{{k}}", "wb") as f:
+            f.write(b"0" * (30 << 20))
+    seen["run"] = "written"
+except OSError as e:
+    seen["run"] = e.strerror
 try:
     open({str(ROOT / "README.md")!r}, "a").write("x"); seen["readme"] = "written"
 except OSError as e:
@@ -161,7 +178,8 @@ print(json.dumps(seen))
     assert run.returncode == 0, run.stderr[-2000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     assert seen["net"] != "connected" and listener.accepted == 0
-    assert seen["solutions"] == [] and seen["other"] is False
+    assert seen["solutions"] == [] and seen["answers"] == [] and seen["other"] is False
+    assert seen["run"] == "No space left on device"      # every tmpfs it may write is bounded
     assert seen["readme"] == "Read-only file system"
     assert seen["shm"] != "written" and not Path(f"/dev/shm/{marker}").exists()
     assert seen["born"] < 64                             # the process limit held
@@ -177,13 +195,19 @@ try:
     socket.create_connection(("127.0.0.1", {port}), timeout=2); seen["net"] = "connected"
 except OSError as e:
     seen["net"] = type(e).__name__
-seen["kernels"] = sorted(set(glob.glob("/tmp/**/kernels/*.cl", recursive=True))
-                         - set(glob.glob("/tmp/course/**", recursive=True)))
+# every kernel it can find but its own (its copy, and the copy that copy was made from)
+seen["kernels"] = sorted(k for k in glob.glob("/tmp/**/kernels/*.cl", recursive=True)
+                         if not k.startswith("/tmp/course/") and "/ann/" not in k)
 seen["grades"] = os.path.exists({out!r})
+seen["answers"] = (glob.glob({solutions!r} + "/*.cl") + glob.glob({git!r})
+                   + glob.glob({right!r} + "/*/*.cl"))
 later = "sleep 5; echo TAMPERED >> {out!r}/grades.csv; echo '#error' >> {ben!r}"
 for _ in range(20):
     subprocess.Popen(["sh", "-c", later, {marker!r}], start_new_session=True)
 print(json.dumps(seen))
+# the notebook passes only if it saw nothing: no network, no other kernel, no grade, no answer
+assert seen["net"] != "connected" and not seen["kernels"] and not seen["grades"] \
+    and not seen["answers"], seen
 """
 
 
@@ -202,7 +226,9 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
     book["cells"].insert(first + 1, {"cell_type": "code", "metadata": {}, "outputs": [],
                                      "execution_count": None, "source": ATTACK.format(
                                          port=listener.port, out=str(out), ben=str(ben_kernel),
-                                         marker=marker)})
+                                         marker=marker, solutions=str(ROOT / "solutions"),
+                                         git=str(ROOT / ".git" / "HEAD"),
+                                         right=str(ROOT / "tests" / "right"))})
     for learner in ("ann", "ben"):
         folder = tmp_path / "class" / learner
         (folder / "kernels").mkdir(parents=True)
@@ -291,3 +317,48 @@ def test_a_graded_performance_exercise_is_timed_beside_the_solution_inside_the_s
     assert grades[0].status == "passed", grades[0].message
     assert "the solution reaches" in grades[0].message, grades[0].message
     assert "not on this server" not in grades[0].message
+
+
+@needs_sandbox
+def test_run_by_root_a_graded_check_worker_is_a_user_of_its_own(tmp_path, capsys):
+    """Run by root, each graded check worker runs as a user id no account has, in no group of the
+    instructor's, owning its folder: a root-only file outside the hidden folders stays closed to
+    it, and the next worker gets another id. Run by an ordinary user, it runs as that user. Where
+    no other user may run this Python (a pyenv under /root, as on CI's machine), the workers keep
+    root's id (without capabilities), and the grader says so once."""
+    from helpers.checking.sandbox import GradingSandbox
+    secret = Path("/etc/shadow")       # root's alone, outside every folder the sandbox hides
+    if not secret.is_file():
+        pytest.fail("this test needs a file only root may read outside the hidden folders")
+    box = GradingSandbox(hidden=[])
+    probe = ("import json, os\nseen = {'ids': [os.getuid(), os.getgid()], 'groups': os.getgroups()}"
+             f"\ntry:\n    seen['secret'] = open({str(secret)!r}).read()\nexcept OSError as e:\n"
+             "    seen['secret'] = e.strerror\nprint(json.dumps(seen))")
+    seen = []
+    try:
+        for k in range(2):
+            folder = tmp_path / f"worker{k}"
+            folder.mkdir()
+            command, preexec = box.prepare([sys.executable, "-c", probe], folder)
+            run = subprocess.run(command, preexec_fn=preexec, capture_output=True, text=True,
+                                 timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            assert run.returncode == 0, run.stderr[-2000:]
+            seen.append(json.loads(run.stdout.strip().splitlines()[-1]))
+            if os.geteuid() == 0:
+                assert folder.stat().st_uid == seen[-1]["ids"][0]
+    finally:
+        box.close()
+    said = capsys.readouterr().out
+    if os.geteuid() == 0 and not box.others_run_python:   # this Python is root's alone: said once
+        assert said.count("each check worker runs in the sandbox as root") <= 1
+        assert sandbox_module._SAID                       # (here, or earlier in this process)
+        assert all(s["ids"] == [0, 0] for s in seen)
+        return
+    assert all(s["secret"] == "Permission denied" for s in seen)
+    if os.geteuid() == 0:
+        for s in seen:
+            assert s["ids"][0] == s["ids"][1] and s["ids"][0] >= 1_950_000_000
+            assert s["groups"] in ([], [s["ids"][1]])
+        assert seen[0]["ids"] != seen[1]["ids"]
+    else:   # an ordinary user: the grader's own rights (the note the grader prints says so)
+        assert all(s["ids"][0] == os.getuid() for s in seen)

@@ -66,11 +66,23 @@ def kernel_text(path: Path, shown: str, follow: bool = True) -> str:
             from None
 
 
+# the nine trigraphs, which a C compiler may replace before anything else (clang does in OpenCL C's
+# modes): '??/' is a backslash, so it splices lines too
+_TRIGRAPHS = {"=": "#", "/": "\\", "'": "^", "(": "[", ")": "]", "!": "|", "<": "{", ">": "}",
+              "-": "~"}
+_TRIGRAPH = re.compile(r"\?\?([=/'()!<>-])")
+# a backslash, blanks, then the end of the line: clang and gcc splice it as they do backslash-newline
+_BLANKS_BEFORE_SPLICE = re.compile(r"\\[ \t\f\v]+\n")
+
+
 def _code_only(source: str) -> str:
-    """The source with lines spliced (backslash-newline) and comments replaced by a space, string
-    and character literals kept: what the preprocessor's directives are read from. A newline is
-    kept for each one removed, so that line numbers stay those of the file."""
+    """The source with trigraphs replaced, lines spliced (backslash-newline, blanks allowed between)
+    and comments replaced by a space, string and character literals kept: what the preprocessor's
+    directives are read from. A newline is kept for each one removed, so that line numbers stay
+    those of the file."""
     text = source.replace("\r\n", "\n").replace("\r", "\n")
+    text = _TRIGRAPH.sub(lambda m: _TRIGRAPHS[m.group(1)], text)
+    text = _BLANKS_BEFORE_SPLICE.sub("\\\n", text)
     out: list[str] = []
     i, n, pending = 0, len(text), 0
     quote = None

@@ -8,12 +8,14 @@ What a sandboxed process gets (:class:`Jail`):
   grader: ``--die-with-parent``), its own IPC, hostname and user namespace, no capabilities, a new
   terminal session;
 - the filesystem read-only, with a private empty ``/tmp``, ``/dev/shm`` (a tmpfs of ``disk_mb``),
-  ``/run``, ``/var/tmp`` and the homes (``/home``, ``/root``) hidden behind empty tmpfs; the course
-  and its Python put back read-only; the solutions and whatever else the grader names (the other
-  learners' copies, the submissions, the grade's output) hidden; the learner's scratch folder the
-  one place it may write;
-- run by root, the caller starts it as a user no account has (one per learner), so that the
-  limit on processes counts that learner's alone;
+  ``/run``, ``/var/tmp`` and the homes (``/home``, ``/root``) hidden behind empty tmpfs, each of a
+  bounded size; the course and its Python put back read-only; the solutions, git's history and the
+  tests' right and wrong kernels, and whatever else the grader names (the other learners' copies,
+  the submissions, the grade's output) hidden; the learner's scratch folder the one place beside
+  those tmpfs it may write;
+- run by root, it runs as a user no account has (a notebook as its learner's, each check worker as
+  its own; the ids start at a random place in each grade), so that it has none of the
+  instructor's rights and the limit on processes counts its processes alone;
 - limits set in the process before bwrap starts (:func:`limits`): processes, open files, file
   size, data memory per process (a checker's worker renews its CPU time per request); the caller
   bounds the wall time and kills the whole tree with bwrap.
@@ -38,6 +40,12 @@ from pathlib import Path
 from ..paths import ROOT, SOLUTIONS
 
 HIDDEN_ALWAYS = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/srv", "/mnt", "/media")
+# what else of the course would hand a learner an answer: git's history (every solution) and the
+# tests' right and wrong kernels; hidden like solutions/
+SECRET = (ROOT / ".git", ROOT / "tests" / "right", ROOT / "tests" / "wrong")
+TOP_MB = 64                # each of HIDDEN_ALWAYS but /tmp: a small tmpfs (a home's caches)
+HIDDEN_BYTES = 1 << 20     # a hidden folder's empty tmpfs
+WORKER_UIDS = 1_950_000_000   # run by root, graded check workers run as free ids from about here
 PROCESSES = 256            # processes of the sandbox's user (a notebook's kernel, its threads)
 OPEN_FILES = 1024
 FILE_BYTES = 64 << 20      # the largest file it may write
@@ -172,10 +180,11 @@ def drop(groups: list[Path], wait_s: float = 0.0) -> None:
 
 
 def limits(processes: int = PROCESSES, data_mb: int | None = None,
-           groups: list[Path] | None = None) -> None:
+           groups: list[Path] | None = None, uid: int | None = None) -> None:
     """In the child, before bwrap: bounds that every process of the sandbox inherits (and, with
-    ``groups``, the control groups that bound them together). The limit on processes counts every
-    process of the user: run as the grader's own user, the grader's are added to it."""
+    ``groups``, the control groups that bound them together); with ``uid`` (run by root), the
+    child then becomes that user and group, with no other group. The limit on processes counts
+    every process of the user: run as the grader's own user, the grader's are added to it."""
     import resource
 
     from .. import apart
@@ -188,6 +197,39 @@ def limits(processes: int = PROCESSES, data_mb: int | None = None,
         _, hard = resource.getrlimit(which)
         soft = value if hard == resource.RLIM_INFINITY else min(value, hard)
         resource.setrlimit(which, (soft, soft))   # the hard limit too: nothing inside raises it
+    if uid is not None:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+
+
+def runs_python_as(uid: int) -> bool:
+    """Whether user and group ``uid`` (no other group) can start this Python in the sandbox and
+    import pyopencl: not where the Python lies in a folder only root may enter (a pyenv under
+    /root, which the sandbox cannot put back for another user)."""
+    try:
+        run = subprocess.run(Jail(scratch=Path("/")).command([sys.executable, "-c",
+                                                              "import pyopencl"]), cwd="/",
+                             env={"HOME": "/", "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                             capture_output=True, timeout=120, user=uid, group=uid,
+                             extra_groups=[])
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return run.returncode == 0
+
+
+def free_ids(count: int, first: int) -> list[int]:
+    """``count`` numbers from ``first`` on that no user and no group of this machine has."""
+    import grp
+    import pwd
+    used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()}
+    out: list[int] = []
+    n = first
+    while len(out) < count:
+        if n not in used:
+            out.append(n)
+        n += 1
+    return out
 
 
 @dataclass
@@ -212,18 +254,18 @@ class Jail:
         """``argv`` run inside the sandbox."""
         args = [binary or bwrap() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
                 "--proc", "/proc"]
-        for top in HIDDEN_ALWAYS:
-            if Path(top).is_dir():
-                size = ["--size", str(self.tmp_mb << 20)] if top == "/tmp" and self.tmp_mb else []
-                args += [*size, "--tmpfs", top]
+        for top in HIDDEN_ALWAYS:      # each sized: together with /dev/shm, all it may write
+            if Path(top).is_dir():      # beside its scratch folder
+                mb = (self.tmp_mb or self.disk_mb) if top == "/tmp" else TOP_MB
+                args += ["--size", str(mb << 20), "--tmpfs", top]
         args += ["--size", str(self.disk_mb << 20), "--tmpfs", "/dev/shm"]
         for path in self.needed():       # put back, read-only, what lies under a hidden top
             if any(_under(path, Path(top)) for top in HIDDEN_ALWAYS):
                 args += ["--ro-bind", str(path), str(path)]
-        hidden = [SOLUTIONS, *self.hidden]
+        hidden = [SOLUTIONS, *SECRET, *self.hidden]
         for path in hidden:                          # a folder behind an empty tmpfs, a file
             if path.is_dir():                        # behind an empty one
-                args += ["--tmpfs", str(path)]
+                args += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(path)]
             elif path.exists():
                 args += ["--ro-bind", "/dev/null", str(path)]
         for path in self.readable:                   # what it reads inside a hidden folder
@@ -252,21 +294,54 @@ def _outermost(paths) -> list[Path]:
     return out
 
 
+_SAID: list[bool] = []     # the sentence on workers that keep root's id, said once a process
+
+
+def _first_worker_id() -> int:
+    import secrets
+    return WORKER_UIDS + secrets.randbelow(1 << 24)   # not the same ids from one grade to the next
+
+
 @dataclass
 class GradingSandbox:
     """The sandbox of a graded learner's check workers (:data:`helpers.apart.SANDBOX`): each
     worker's own folder its scratch, the grade's folders hidden, a control group of its own where
-    one can be made (:meth:`close` removes them)."""
+    one can be made (:meth:`close` removes them); run by root, each worker a user id of its own
+    that no account has, owning its folder and nothing else (the instructor's rights stay out)."""
 
     hidden: list[Path]
     groups: list[Path] = field(default_factory=list)
+    next_id: int = field(default_factory=_first_worker_id)
+    others_run_python: bool | None = None     # known at the first worker started by root
 
     def prepare(self, command: list[str], folder: Path
                 ) -> tuple[list[str], Callable[[], None]]:
         groups = cgroup(f"course-{folder.name}")
         self.groups += groups
+        uid = self._worker_id()
+        if uid is not None:
+            for path in [folder, *folder.rglob("*")]:
+                os.lchown(path, uid, uid)
         return (Jail(scratch=folder, hidden=self.hidden).command(command),
-                functools.partial(limits, groups=groups))
+                functools.partial(limits, groups=groups, uid=uid))
+
+    def _worker_id(self) -> int | None:
+        """Run by root, a free id for the next worker; None otherwise, and where no other user
+        may run this Python (one under /root): said once, the workers then keep root's id."""
+        if os.name != "posix" or os.geteuid() != 0:
+            return None
+        [uid] = free_ids(1, self.next_id)
+        self.next_id = uid + 1
+        if self.others_run_python is None:
+            self.others_run_python = runs_python_as(uid)
+            if not self.others_run_python and not _SAID:
+                _SAID.append(True)
+                print(f"run by root with a Python that only root may read ({sys.executable}): "
+                      f"each check worker runs in the sandbox as root with no capabilities, not "
+                      f"as a user of its own, so it can read what only root may read outside the "
+                      f"folders the sandbox hides. Install the course from a Python outside "
+                      f"/root to give each worker an id of its own.", flush=True)
+        return uid if self.others_run_python else None
 
     def close(self) -> None:
         drop(self.groups, wait_s=5.0)

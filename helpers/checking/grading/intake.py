@@ -60,7 +60,7 @@ def unpack(archive: Path, into: Path, max_mb: float = ARCHIVE_MB,
                 for info in infos:
                     if not info.is_dir() and _WANTED.match(info.filename):
                         with z.open(info) as src:
-                            _write_capped(src, into, info.filename, archive)
+                            _write_capped(src, into, info.filename, refused)
         else:
             with tarfile.open(archive) as t:
                 members = t.getmembers()
@@ -74,7 +74,7 @@ def unpack(archive: Path, into: Path, max_mb: float = ARCHIVE_MB,
                     if m.isfile() and _WANTED.match(m.name):
                         src = t.extractfile(m)
                         if src is not None:
-                            _write_capped(src, into, m.name, archive)
+                            _write_capped(src, into, m.name, refused)
     except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError) as e:
         raise GradeUsageError(f"{archive} could not be read as an archive ({e})") from None
     into.mkdir(parents=True, exist_ok=True)
@@ -95,45 +95,52 @@ def _within(archive: Path, count: int, total: int, max_mb: float) -> None:
                               f"unpacked")
 
 
-def _write_capped(src, into: Path, name: str, archive: Path) -> None:
+def _write_capped(src, into: Path, name: str, refused: list[str]) -> None:
     """One member written under ``into``, read no further than its limit (a member's declared
-    size may lie)."""
+    size may lie); one past it is refused for its learner alone (its path and why, in
+    ``refused``)."""
     limit = _member_limit(name)
     data = src.read(limit + 1)
     if len(data) > limit:
-        raise GradeUsageError(f"{archive.name}: {name} is larger than the {limit >> 20} MiB a "
-                              f"{Path(name).suffix} file may have: it was not unpacked")
+        refused.append(f"{name}: larger than the {limit >> 20} MiB a {Path(name).suffix} file may "
+                       f"have, so it was not unpacked")
+        return
     target = into / PurePosixPath(name.replace("\\", "/"))
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
 
 
-def learners(root: Path) -> dict[str, Path]:
-    """The learner folders under ``root`` by name; a sentence for every layout that cannot be
-    graded."""
+def learners(root: Path) -> tuple[dict[str, Path], dict[str, str]]:
+    """The learner folders under ``root`` that can be graded, by name, and those refused, each
+    with why (for that learner alone); a sentence when ``root`` holds no learner at all."""
     if not root.is_dir():
         raise GradeUsageError(f"{root} is not a folder or an archive of learners' folders")
-    # a link is never followed: a learner's folder, or its kernels/, that is a link is not theirs
-    found = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()
-                   and not p.name.startswith((".", "__")))
-    if not found:
+    entries = sorted(p for p in root.iterdir() if (p.is_dir() or p.is_symlink())
+                     and not p.name.startswith((".", "__")))
+    if not entries:
         raise GradeUsageError(f"{root} holds no learner folders: put one folder per learner in it, "
                               f"each with its kernels/ folder")
-    without = [p.name for p in found if not (p / "kernels").is_dir() or (p / "kernels").is_symlink()]
-    if without:
-        raise GradeUsageError(f"these learner folders have no kernels/ folder: "
-                              f"{', '.join(map(shown_name, without))} (each learner's folder is "
-                              f"laid out like the course)")
+    found: dict[str, Path] = {}
+    refused: dict[str, str] = {}
     seen: dict[str, str] = {}
-    for p in found:
+    for p in entries:
         key = unicodedata.normalize("NFC", p.name).casefold()
-        if key in seen:
-            raise GradeUsageError(f"two learners' folders differ only in case or in how their "
-                                  f"letters are encoded ({shown_name(seen[key])!r} and "
-                                  f"{shown_name(p.name)!r}): a gradebook could not tell their "
-                                  f"rows apart")
-        seen[key] = p.name
-    return {p.name: p for p in found}
+        # a link is never followed: a learner's folder, or its kernels/, that is a link is not theirs
+        if p.is_symlink():
+            refused[p.name] = "the learner's folder is a link, which the grader never follows"
+        elif (p / "kernels").is_symlink():
+            refused[p.name] = "its kernels/ folder is a link, which the grader never follows"
+        elif not (p / "kernels").is_dir():
+            refused[p.name] = ("it has no kernels/ folder (a learner's folder is laid out like "
+                               "the course)")
+        elif key in seen:
+            refused[p.name] = (f"its name differs from {shown_name(seen[key])!r}'s only in case or "
+                               f"in how its letters are encoded, so a gradebook could not tell "
+                               f"their rows apart (the first of the two was graded)")
+        else:
+            seen[key] = p.name
+            found[p.name] = p
+    return found, refused
 
 
 def _missing(learner: str, exercise: str, root: Path, tmp: Path, skipped: list[str]) -> str:

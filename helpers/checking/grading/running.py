@@ -92,6 +92,7 @@ class _Work:
     grades already known (missing, refused), the notebooks to run and the report's columns."""
     root: Path
     found: dict[str, Path]
+    refused: dict[str, str] = field(default_factory=dict)   # learners refused, each with why
     kernels: list[tuple[str, str, Path | None]] = field(default_factory=list)
     grades: list[Grade] = field(default_factory=list)
     notebooks: list[tuple[str, Path, Path]] = field(default_factory=list)
@@ -126,10 +127,10 @@ def grade(submissions: str | Path, out: str | Path = "grades",
     with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
         tmp = Path(tmp)
         hidden = [tmp.resolve(), out.resolve(), submissions.resolve()] if opts.sandbox else None
-        grades, found, columns = _grade_in(submissions, tmp, names, opts, hidden)
+        grades, everyone, columns = _grade_in(submissions, tmp, names, opts, hidden)
     order = {n: i for i, n in enumerate(columns)}
     grades.sort(key=lambda g: (g.learner, order[g.exercise]))
-    write_outputs(grades, list(found), columns, out)
+    write_outputs(grades, everyone, columns, out)
     return grades
 
 
@@ -153,7 +154,7 @@ def _say_how_it_runs(sandbox: bool) -> None:
 
 
 def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions,
-              hidden: list[Path] | None) -> tuple[list[Grade], dict[str, Path], list[str]]:
+              hidden: list[Path] | None) -> tuple[list[Grade], list[str], list[str]]:
     """The grading itself, in the temporary folder ``tmp`` (see :func:`grade`); ``hidden``: the
     folders the sandbox hides (None: no sandbox)."""
     from ... import apart
@@ -165,7 +166,8 @@ def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions
         if opts.notebooks:
             _take_in_notebooks(work, tmp)
         _run(work, opts, hidden)
-        return with_kernel_verdicts(work.grades, work.notebooks), work.found, work.columns
+        everyone = sorted([*work.found, *work.refused])
+        return with_kernel_verdicts(work.grades, work.notebooks), everyone, work.columns
     finally:
         if apart.SANDBOX is not None:
             for learner in (work.found if work is not None else ()):
@@ -185,7 +187,11 @@ def _take_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions)
                               f"({', '.join(ARCHIVES)})")
     else:
         root = submissions
-    work = _Work(root, learners(root), columns=list(names))
+    found, refused = learners(root)
+    work = _Work(root, found, refused, columns=list(names))
+    for learner, why in refused.items():     # refused for that learner alone, with why
+        work.grades += [Grade(learner, name, "missing", f"nothing of this learner's was graded: "
+                              f"{why}") for name in names]
     for learner, folder in work.found.items():
         mine = tmp / "kernels" / learner
         mine.mkdir(parents=True)
@@ -217,6 +223,9 @@ def _take_in_notebooks(work: _Work, tmp: Path) -> None:
     from ...kernels import ROOT
     stems = [nb.stem for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
     work.columns += [f"notebook {stem}" for stem in stems]
+    for learner, why in work.refused.items():
+        work.grades += [Grade(learner, f"notebook {stem}", "missing",
+                              f"nothing of this learner's was graded: {why}") for stem in stems]
     for learner, folder in work.found.items():
         for stem in stems:
             if not (folder / "notebooks" / f"{stem}.ipynb").is_file():
