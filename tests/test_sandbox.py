@@ -77,6 +77,23 @@ def test_inline_assembly_is_refused_by_the_check_and_the_grader(tmp_path, text):
     out = subprocess.run([sys.executable, "-m", "helpers", "check", "float_copy", "--kernel",
                           str(kernel)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 1 and "which the course refuses" in out.stdout
+    learner = tmp_path / "class" / "ann" / "kernels"
+    learner.mkdir(parents=True)
+    (learner / "float_copy.cl").write_text(text)
+    [g] = grade(tmp_path / "class", tmp_path / "out", only=["float_copy"], progress=False,
+                sandbox=why_not() is None)
+    assert g.status == "failed" and "which the course refuses" in g.message
+
+
+def test_run_by_root_notebook_ids_start_somewhere_else_in_each_grade():
+    """A process left by one grade (the pid namespace leaves none) could own another learner's
+    copy in the next only if the ids came in the same order: they start at a random place."""
+    from helpers.checking.grading.notebooks import notebook_users
+    first, second = notebook_users(["ann", "ben"]), notebook_users(["ann", "ben"])
+    if os.geteuid() != 0:
+        assert first is None and second is None      # an ordinary user has no ids to give
+        return
+    assert len(set(first.values())) == 2 and first != second
 
 
 class Listener:
