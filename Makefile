@@ -9,8 +9,9 @@
 #   make lab INTEL=0                  without Intel's CPU runtime (PoCL only; a smaller install)
 #   make test                         set up .venv; run every test and notebook on every CPU device
 #   make test DEVICE=pocl             ... on one of them
-#   make test-browser                 notebooks 01 and 02 run in JupyterLab in Chromium (Playwright), and
-#                                     the class view in a local JupyterHub (its proxy from npm)
+#   make test-browser                 the learner's path (notebook 00's exercise by the editor and by a
+#                                     %%kernel cell, Run All on 01), notebooks 01 and 02 in JupyterLab in
+#                                     Chromium (Playwright), and the class view in a local JupyterHub
 #   make check NAME=float_copy        check one exercise's kernel from kernels/
 #   make devices | make lint | make clean
 

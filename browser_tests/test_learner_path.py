@@ -1,9 +1,10 @@
 """The first exercise as a learner does it, in Chromium (Playwright), on a copy of the course (no
 file of the course's own is changed): ``python -m helpers lab`` opens JupyterLab on notebook 00 with
-the course folder in the file browser; the learner opens ``kernels/float_copy.cl`` from the file
-browser (it opens as OpenCL C), writes the solution, saves, and runs the exercise's cell: it passes.
-Then the same through the ``%%kernel`` cell, and Run All on a notebook whose exercise is not solved
-reaches its last cell. Solutions are off here, as on a learner's laptop."""
+the course folder in the file browser; the learner closes it and opens it again from the file
+browser, opens ``kernels/float_copy.cl`` there (it opens as OpenCL C), writes the solution, saves,
+and runs the exercise's cell: it passes. Then the same through the ``%%kernel`` cell, and Run All on
+a notebook whose exercise is not solved reaches its last cell. Solutions are off here, as on a
+learner's laptop."""
 
 from __future__ import annotations
 
@@ -39,9 +40,12 @@ def course(tmp_path_factory):
     for rel in course_files():
         (copy / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, copy / rel)
-    for rel in ("kernels/float_copy.cl", "kernels/sum_ints.cl"):    # as shipped, whatever is here
+    shipped = subprocess.run(["git", "ls-files", "-z", "kernels"], cwd=ROOT, capture_output=True,
+                             check=True).stdout.decode().split("\0")
+    for rel in filter(None, shipped):      # every kernel as shipped, whatever a learner did here
         (copy / rel).write_bytes(subprocess.run(["git", "show", f"HEAD:{rel}"], cwd=ROOT,
                                                 capture_output=True, check=True).stdout)
+    shutil.rmtree(copy / "kernels" / "previous", ignore_errors=True)
     port, token = free_port(), secrets.token_hex(16)
     env = {k: v for k, v in os.environ.items()
            if k not in ("MPLBACKEND", "PYTEST_CURRENT_TEST", "COURSE_STRICT_CHECKS")}
@@ -108,7 +112,15 @@ def test_the_first_exercise_by_the_editor_then_by_a_kernel_cell(course, browser)
     listing.first.wait_for(timeout=60_000)
     names = listing.all_inner_texts()
     assert "kernels" in names and "notebooks" in names, names
+    # closed, then opened again from the file browser, as a learner coming back to it would
+    tab.locator(".lm-TabBar-tabCloseIcon").click()
+    page.wait_for_selector(".jp-NotebookPanel", state="detached", timeout=30_000)
+    page.locator(".jp-DirListing-item", has_text="notebooks").first.dblclick()
+    page.locator(".jp-DirListing-item", has_text="00-host-and-device.ipynb").first.dblclick()
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
     page.wait_for_function(KERNEL_READY, timeout=120_000, polling=500)
+    page.locator(".jp-BreadCrumbs-home").first.click()       # back to the course folder
+    page.locator(".jp-DirListing-item", has_text="kernels").first.wait_for(timeout=30_000)
 
     # the editor route: kernels/float_copy.cl from the file browser, as OpenCL C
     page.locator(".jp-DirListing-item", has_text="kernels").first.dblclick()

@@ -152,6 +152,15 @@ def test_the_course_has_at_least_30_exercises_each_in_its_notebook():
         assert (ROOT / "notebooks" / f"{ex.notebook}.ipynb").is_file(), ex.name
 
 
+def test_an_exercise_modules_text_names_its_own_notebook():
+    """The notebooks were renumbered once: a module's "notebook NN" is its exercise's notebook."""
+    import importlib
+    for ex in exercises():
+        doc = importlib.import_module(f"helpers.exercises.{ex.name}").__doc__ or ""
+        named = set(re.findall(r"notebook (\d\d)", doc))
+        assert named <= {ex.notebook[:2]}, (ex.name, named, ex.notebook)
+
+
 def test_hints_give_ideas_not_code():
     """No hint holds a statement, a block or an assignment: it names the idea and the built-in
     to use, and the solution is revealed after the hints."""

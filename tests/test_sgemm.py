@@ -274,7 +274,7 @@ def test_the_tuning_bar_counts_the_configurations_done(cq, tmp_path, monkeypatch
     assert in_order(again["tried"]) == in_order(record["tried"])   # random orders, same timings
 
 
-def test_notebook_09_states_the_margin_the_tuner_keeps():
+def test_notebook_14_states_the_margin_the_tuner_keeps():
     nb = json.loads((ROOT / "notebooks" / "14-portability-and-tuning.ipynb").read_text())
     prose = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert f"ends within its budget plus {tuning.MARGIN_S:g} seconds" in prose.replace("\n", " ")

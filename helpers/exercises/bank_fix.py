@@ -1,4 +1,4 @@
-"""bank_fix (notebook 14), a performance exercise on where data lives inside a compute unit: the
+"""bank_fix (notebook 09), a performance exercise on where data lives inside a compute unit: the
 sums of records of 32 floats through a local tile, without the 32-way bank conflict of
 record_sums_conflicted, where it starts. Correct from the start; the check times it."""
 

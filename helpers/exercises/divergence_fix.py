@@ -1,4 +1,4 @@
-"""divergence_fix (notebook 15), a performance exercise: the same result as branches_woven
+"""divergence_fix (notebook 10), a performance exercise: the same result as branches_woven
 (checked by the same engine) without its warp-splitting branch."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""strided_fix (notebook 13), a performance exercise: y = a x + y with neighbouring work-items
+"""strided_fix (notebook 08), a performance exercise: y = a x + y with neighbouring work-items
 on neighbouring elements, from the chunked kernel saxpy_chunks (checked by the same engine)."""
 
 from __future__ import annotations

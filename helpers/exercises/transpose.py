@@ -1,4 +1,4 @@
-"""transpose (notebook 14), a performance exercise: transpose a matrix through a tile in local
+"""transpose (notebook 09), a performance exercise: transpose a matrix through a tile in local
 memory; correct is the start, the check also times it."""
 
 from __future__ import annotations
