@@ -194,3 +194,19 @@ def test_the_build_is_named_by_its_sources_oclgrind_and_compiler(tmp_path, monke
     assert build.digest(grind, "gnu") != first
     monkeypatch.setattr(build.sys, "platform", "darwin")
     assert "Linux x86-64 only" in build.find_oclgrind()
+
+
+def test_where_the_model_cannot_run_a_verdict_says_why_once_and_stands_on_the_results(
+        monkeypatch, tmp_path):
+    from helpers.checking import run as check_run
+    from helpers.checking import run_check
+    from helpers.kernels import SOLUTIONS
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "compilers", lambda: [])
+    monkeypatch.setattr(check_run, "_MODEL_MISSING_SAID", set())
+    first = run_check("leaky_relu", SOLUTIONS / "leaky_relu.cl")
+    second = run_check("leaky_relu", SOLUTIONS / "leaky_relu.cl")
+    assert first.passed and second.passed
+    assert "The warp model could not run here (" in first.message and "no C++ compiler" in first.message
+    assert "could not run here" not in second.message
+    assert "The technique was not judged: no warp model here" in second.message

@@ -295,6 +295,9 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     return report if warned else with_warnings(report)
 
 
+_MODEL_MISSING_SAID: set = set()     # why the warp model could not run, once said in this process
+
+
 def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
     """A right kernel of a technique exercise, judged on the warp model's counters (what a GPU's
     warps would do, on every device): it fails when the technique is missing. Where the model
@@ -302,9 +305,12 @@ def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
     from .counters import counters
     ex = chk.ex
     facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner)
-    if not facts.get("available"):
-        report.message += (f"\n  The warp model could not run here ({facts.get('why')}): the "
-                           f"technique was not judged, only the results.")
+    if not facts.get("available"):     # why, once a process; after that, a few words
+        why = facts.get("why")
+        report.message += (f"\n  The warp model could not run here ({why}): the technique was not "
+                           f"judged, only the results." if why not in _MODEL_MISSING_SAID else
+                           "\n  (The technique was not judged: no warp model here, as said above.)")
+        _MODEL_MISSING_SAID.add(why)
         return report
     missing = ex.technique(facts)
     if missing is None:

@@ -256,6 +256,15 @@ def conflict_free_reads(facts: dict, allowed: float = 1.1) -> str | None:
     return None
 
 
+def tile_passes_allowed(facts: dict) -> float:
+    """The wavefronts a warp's read of a square tile down its columns takes at best: 1 when a row
+    of the tile is at least a warp wide, 2 for tiles of 16 (two rows share a warp of 32, and a
+    padded row of 17 puts them 2 ways in a bank), warp / T in general; 10% more allowed."""
+    launches = facts.get("launches") or []
+    tile = launches[0]["local_size"][0] if launches else facts.get("warp_size", 32)
+    return 1.1 * max(1.0, facts.get("warp_size", 32) / max(tile, 1))
+
+
 def warps(facts: dict) -> int:
     """The warps of the counted launches (a work-group's last warp may be cut short)."""
     total = 0
@@ -271,11 +280,13 @@ def undivided(facts: dict, share: float = 0.125) -> str | None:
     """At most one warp in 1 / ``share`` splits at a conditional branch (the bounds guard's last
     warp and the warp at a seam do; a branch on the element's parity splits every warp)."""
     total, split = facts.get("branches") or 0, facts.get("divergent_branches") or 0
-    if total and split > max(2, share * warps(facts)):
+    most = max(2, int(share * warps(facts)))
+    if total and split > most:
         return (f"is right, but its warps split: on a GPU, {split} of {total} conditional branches "
                 f"executed by its {warps(facts)} warps would send a warp's work-items different "
-                f"ways{_at(facts, 'branch')}, so those warps run both paths. Make the work-items "
-                f"of a warp agree on every branch in the loop.")
+                f"ways{_at(facts, 'branch')}, where at most {most} would (the guard's last warp), "
+                f"so those warps run both paths. Make the work-items of a warp agree on every "
+                f"branch in the loop.")
     return None
 
 
@@ -284,7 +295,8 @@ def in_registers(facts: dict) -> str | None:
     n = facts.get("private_accesses") or 0
     if n:
         return (f"is right, but it keeps values in private memory that a GPU would spill: "
-                f"{n} accesses of the work-items to private memory{_at(facts, 'private')} (an "
+                f"{n} accesses of the work-items to private memory{_at(facts, 'private')}, where "
+                f"none would do (an "
                 f"array indexed by a value known only at run time cannot live in registers). "
                 f"Keep the values in variables of their own, or index the array only with "
                 f"constants: put #pragma unroll before each loop of fixed length over it (a GPU's "

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .common import coalesced, conflict_free_reads
+from .common import coalesced, conflict_free_reads, tile_passes_allowed
 from .model import (
     Buffer,
     Case,
@@ -109,7 +109,8 @@ register(Exercise(
     wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
     # the counters' case has 16x16 work-groups: a warp spans two rows of the tile, and the T + 1
     # padding leaves those two rows 2-way in conflict (an unpadded tile: 8-way)
-    technique=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(facts, 2.0),
+    technique=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(
+        facts, tile_passes_allowed(facts)),
     contract=("`in` row-major height x width, `out` row-major width x height, `out[x * height + y] "
               "= in[y * width + x]`; 2-D range, dimension 0 = column x of `in`; square work-groups "
               "T x T (T a power of two); `tile` holds T * (T + 1) floats and is used (the block "
