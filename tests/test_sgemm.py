@@ -122,7 +122,9 @@ def test_a_short_tuning_run_saves_the_best_configuration(cq, tmp_path, monkeypat
     # TY = 12 divides neither TM: a third of the space is not valid, and must not be timed
     spec = {"TM": [16, 32], "TN": [16, 32], "TK": [8], "TX": [8], "TY": [4, 8, 12], "VW": [1],
             "VR": [1], "PF": [0], "LOCAL": [0, 1]}
-    record = tuning.tune_sgemm(queue.device, budget=30, n=48, spec=spec,
+    # a budget that 16 small configurations never reach, even on a loaded CPU (PoCL took 30 s
+    # for 12 of them beside another test run); the search ends when they are done
+    record = tuning.tune_sgemm(queue.device, budget=180, n=48, spec=spec,
                                strategy="brute_force", progress=False)
     timed = [t for t in record["tried"] if "gflop_per_s" in t]
     assert len(timed) == record["space_size"] == 16
@@ -238,7 +240,8 @@ def test_the_tuning_call_ends_within_its_budget_and_margin(cq, tmp_path, monkeyp
                                    strategy="brute_force", save=False)
     except tuning.TuningFailed as e:   # a machine too busy to time even one: still in time
         record = None
-        assert "did not finish in time" in str(e)
+        assert "did not finish in time" in str(e) or \
+            "budget ran out before a configuration was timed" in str(e), str(e)
     took = time.perf_counter() - started
     assert took <= budget + tuning.MARGIN_S, f"{took:.1f} s for a budget of {budget} s"
     (bar,) = RecordingBar.made
