@@ -210,3 +210,25 @@ def test_where_the_model_cannot_run_a_verdict_says_why_once_and_stands_on_the_re
     assert "The warp model could not run here (" in first.message and "no C++ compiler" in first.message
     assert "could not run here" not in second.message
     assert "The technique was not judged: no warp model here" in second.message
+
+
+def test_a_float4_kernel_counted_first_does_not_blind_the_model_to_branches():
+    """In a fresh process (a fresh worker), a kernel whose float4s come through vload4 and vstore4
+    is counted first, then a kernel that splits its warps: the plugin learns how LLVM numbers
+    instructions from the first launch it sees, and that float4 kernel once taught it wrong (every
+    branch after it went uncounted, and the divergent kernel passed its check). A plain copy
+    now runs first in every count."""
+    probe = ("import json\nfrom pathlib import Path\nfrom helpers.checking.counters import counters\n"
+             "out = []\nfor name, k in [('strided_fix', 'tests/right/strided_fix/float4_grid_stride.cl'),"
+             " ('divergence_fix', 'tests/wrong/divergence_fix/parity_branch_in_loop.cl')]:\n"
+             "    f = counters(name, Path(k))\n"
+             "    out.append([f['available'], f['branches'], f['divergent_branches']])\n"
+             "print(json.dumps(out))\n")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 0, run.stderr[-2000:]
+    (copy_ok, copy_branches, _), (div_ok, div_branches, div_split) = \
+        json.loads(run.stdout.strip().splitlines()[-1])
+    if not (copy_ok and div_ok):
+        pytest.fail("the warp model could not run here")
+    assert copy_branches > 0 and div_branches > 0 and div_split > 0
