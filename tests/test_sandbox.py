@@ -212,9 +212,10 @@ try:
     socket.create_connection(("127.0.0.1", {port}), timeout=2); seen["net"] = "connected"
 except OSError as e:
     seen["net"] = type(e).__name__
-# every kernel it can find but its own (its copy, and the copy that copy was made from)
+# every kernel it can find but its own (its copy, and the copy that copy was made from) and the
+# course's shipped skeletons (a course cloned under /tmp has its kernels/ there)
 seen["kernels"] = sorted(k for k in glob.glob("/tmp/**/kernels/*.cl", recursive=True)
-                         if not k.startswith("/tmp/course/") and "/ann/" not in k)
+                         if not k.startswith(("/tmp/course/", {root!r})) and "/ann/" not in k)
 seen["grades"] = os.path.exists({out!r})
 seen["answers"] = (glob.glob({solutions!r} + "/*.cl") + glob.glob({git!r})
                    + glob.glob({right!r} + "/*/*.cl"))
@@ -244,6 +245,7 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
                                      "execution_count": None, "source": ATTACK.format(
                                          port=listener.port, out=str(out), ben=str(ben_kernel),
                                          marker=marker, solutions=str(ROOT / "solutions"),
+                                         root=str(ROOT / "kernels") + "/",
                                          git=str(ROOT / ".git" / "HEAD"),
                                          right=str(ROOT / "tests" / "right"))})
     for learner in ("ann", "ben"):
