@@ -217,6 +217,7 @@ except OSError as e:
 seen["kernels"] = sorted(k for k in glob.glob("/tmp/**/kernels/*.cl", recursive=True)
                          if not k.startswith(("/tmp/course/", {root!r})) and "/ann/" not in k)
 seen["grades"] = os.path.exists({out!r})
+seen["shadow"] = os.access("/etc/shadow", os.R_OK)     # root's alone: the grader's rights stay out
 seen["answers"] = (glob.glob({solutions!r} + "/*.cl") + glob.glob({git!r})
                    + glob.glob({right!r} + "/*/*.cl"))
 later = "sleep 5; echo TAMPERED >> {out!r}/grades.csv; echo '#error' >> {ben!r}"
@@ -225,7 +226,7 @@ for _ in range(20):
 print(json.dumps(seen))
 # the notebook passes only if it saw nothing: no network, no other kernel, no grade, no answer
 assert seen["net"] != "connected" and not seen["kernels"] and not seen["grades"] \
-    and not seen["answers"], seen
+    and not seen["answers"] and not seen["shadow"], seen
 """
 
 
@@ -257,7 +258,7 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
         json.dumps(book))
     try:
         grades = grade(tmp_path / "class", out, only=["float_copy"], notebooks=True,
-                       progress=False, notebooks_as_root=True)
+                       progress=False)      # run by root: as a user of its own
     finally:
         listener.close()
     by = {(g.learner, g.exercise): g for g in grades}

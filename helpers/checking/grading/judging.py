@@ -40,14 +40,16 @@ def checks_out_of_place(cells: list[str]) -> str:
     return ""
 
 
-def sandboxed_command(pytest_args: list[str], copy: Path, hidden: list[Path]) -> list[str]:
-    """nbval over the learner's notebook, inside the sandbox: the copy read-only at its place,
-    copied into the sandbox's own tmpfs, run there; the junit report printed after a mark (it
-    only explains a failure: the exit code decides)."""
+def sandboxed_command(pytest_args: list[str], copy: Path, hidden: list[Path],
+                      uid: int | None = None) -> list[str]:
+    """nbval over the learner's notebook, inside the sandbox (as user ``uid``, when the grader
+    is root): the copy read-only at its place, copied into the sandbox's own tmpfs, run there;
+    the junit report printed after a mark (it only explains a failure: the exit code decides)."""
     inner = "/tmp/course"
     script = (f'cp -R "$0"/. {inner}/ && cd {inner} && "$1" -m pytest "${{@:2}}"; code=$?; '
               f'printf "\\n{JUNIT_MARK}\\n"; cat {inner}/junit.xml 2>/dev/null; exit $code')
-    jail = Jail(scratch=Path("/"), hidden=hidden, readable=[copy], tmp_mb=NOTEBOOK_DISK_MB)
+    jail = Jail(scratch=Path("/"), hidden=hidden, readable=[copy], tmp_mb=NOTEBOOK_DISK_MB,
+                uid=uid)
     return jail.command(["bash", "-c", script, str(copy), sys.executable, *pytest_args,
                          f"--rootdir={inner}", f"--junitxml={inner}/junit.xml"])
 

@@ -63,27 +63,35 @@ def hand_over(copy: Path, uid: int, top: Path) -> None:
             break
 
 
-def python_refused(uid: int) -> str | None:
-    """Why a notebook could not run as ``uid`` with this Python (None when it can): a Python
-    inside a folder only root may enter (a pyenv or venv under /root) cannot be run by anyone
-    else."""
+def python_refused(uid: int, sandboxed: bool = True) -> str | None:
+    """Why a notebook could not run as ``uid`` with this Python (None when it can). In the
+    sandbox (started by root, which puts the course's Python back even from under /root) only a
+    Python or a course that user may not read is refused; without it, a Python inside a folder
+    only root may enter (a pyenv or venv under /root) cannot be run by anyone else."""
     import subprocess
     import sys
 
-    env = notebook_environment({"HOME": "/"})
-    try:
-        run = subprocess.run([sys.executable, "-c", "import nbval, pyopencl"], cwd="/", env=env,
-                             capture_output=True, text=True, timeout=120, **as_user(uid))
-    except (OSError, subprocess.SubprocessError) as e:
-        why = str(e)
+    if sandboxed:
+        from ..sandbox import python_refused_to
+        why = python_refused_to(uid, "nbval, pyopencl")
     else:
-        if run.returncode == 0:
-            return None
-        why = (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[-1]
+        env = notebook_environment({"HOME": "/"})
+        try:
+            run = subprocess.run([sys.executable, "-c", "import nbval, pyopencl"], cwd="/",
+                                 env=env, capture_output=True, text=True, timeout=120,
+                                 **as_user(uid))
+        except (OSError, subprocess.SubprocessError) as e:
+            why = str(e)
+        else:
+            why = None if run.returncode == 0 else \
+                (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[-1]
+    if why is None:
+        return None
     return (f"--notebooks run by root runs each learner's notebooks as a user of their own with "
             f"no rights (uid {uid}), and that user cannot run this Python ({sys.executable}: "
-            f"{why}). Install the course where every user may read it (a virtual environment "
-            f"outside /root, from a Python outside /root), or grade as an ordinary user; "
+            f"{why}). Install the course where every user may read it (a Python and a virtual "
+            f"environment whose folders others may enter"
+            f"{'' if sandboxed else ', outside /root'}), or grade as an ordinary user; "
             f"--notebooks-as-root runs them as root all the same, on a machine that holds "
             f"nothing else.")
 
@@ -137,8 +145,9 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
 
         from ..sandbox import cgroup, limits
         groups = cgroup(f"course-notebook-{secrets.token_hex(6)}")
-        cmd = sandboxed_command(args, copy, hidden)
+        cmd = sandboxed_command(args, copy, hidden, uid)
         preexec = functools.partial(limits, groups=groups)
+        uid = None      # the sandbox, started by root, becomes that user itself
     else:
         junit = copy / f"{notebook.stem}.junit.xml"
         cmd = [sys.executable, "-m", "pytest", *args, "--rootdir", str(copy),

@@ -211,7 +211,7 @@ def _take_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions)
     work.users = notebook_users(list(work.found)) \
         if opts.notebooks and not opts.notebooks_as_root else None
     if work.users:
-        refusal = python_refused(next(iter(work.users.values())))
+        refusal = python_refused(next(iter(work.users.values())), sandboxed=opts.sandbox)
         if refusal:
             raise GradeUsageError(refusal)
     return work
