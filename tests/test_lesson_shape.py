@@ -181,11 +181,14 @@ def test_the_glossary_defines_the_terms_the_lessons_lean_on():
 
 
 def test_the_readmes_course_map_lists_every_notebook_with_its_exercises():
-    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\d\d-[a-z-]+)` \|(.*)$",
-                                                        (ROOT / "README.md").read_text(), re.M)}
+    from helpers.exercises.cells import with_course_map
+    text = (ROOT / "README.md").read_text()
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\d\d-[a-z0-9-]+)` \|(.*)$",
+                                                        text, re.M)}
     assert set(rows) == {p.stem for p in NOTEBOOKS}
     for ex in exercises():
         assert f"`{ex.name}`" in rows[ex.notebook], f"{ex.name} is not in {ex.notebook}'s row"
+    assert with_course_map(text) == text, "run python tools/sync_exercise_cells.py"
 
 
 def test_the_readme_holds_at_most_700_words():

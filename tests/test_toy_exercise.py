@@ -2,19 +2,25 @@
 temporary copy of the course, is picked up by every part of the course that lists or checks
 exercises, with nothing else changed.
 
-The toy touches only these files of the copy (what adding an exercise takes):
+What its author writes (what adding an exercise takes):
 
 - ``helpers/exercises/toy_scale.py``: its module, the record (args, cases, reference, hints,
   contract);
 - ``kernels/toy_scale.cl``: the skeleton, which compiles and fails;
 - ``solutions/toy_scale.cl``: the solution;
-- ``notebooks/00-host-and-device.ipynb``: two cells at its end, the hint cell and the
-  ``%%kernel toy_scale`` cell (the notebook cell tests/test_exercises.py asks of every exercise).
+- ``notebooks/00-host-and-device.ipynb``: two cells at its end, a markdown cell that introduces it
+  and ``check("toy_scale")``.
+
+Then ``python tools/sync_exercise_cells.py`` makes the rest from the record: the hints into the
+markdown cell, the ``%%kernel toy_scale`` cell over the skeleton, the skeleton's digest
+(``helpers/data/skeletons.json``), its row of the contract table (``docs/design.md``) and its name
+in the README's course map; nothing else changes, and ``--check`` then agrees.
 
 Then, in the copy: ``python -m helpers exercises`` lists it; ``python -m helpers check toy_scale
 --solutions`` exits 0 and the skeleton's check 1; the grader passes a learner who handed in the
-solution; the hub's list of exercises holds it; and ``pytest tests/test_exercises.py -k toy_scale``
-collects its tests and passes them.
+solution; the hub's list of exercises holds it; and the test suite's tests of an exercise
+(``tests/test_exercises.py -k toy_scale``) and of the tables, the course map, the notebook named
+in a module's text and the skeletons' digests collect it and pass.
 """
 
 from __future__ import annotations
@@ -77,24 +83,24 @@ __kernel void toy_scale(__global const float *src, __global float *dst, const ui
 }
 """
 
-# The notebook's two new cells, made by the copy's own helpers from the copy's own record.
+# The author's two new cells at the notebook's end: a markdown cell and the check (the sync tool
+# turns the check into the %%kernel cell and puts the hints into the markdown cell).
 CELLS = f"""
-import json, sys
-from helpers.exercises import get
-from helpers.exercises.cells import hints_markdown, kernel_cell
+import json
 path = "notebooks/{NOTEBOOK}.ipynb"
 nb = json.load(open(path, encoding="utf-8"))
-ex = get("{NAME}")
 nb["cells"] += [
     {{"cell_type": "markdown", "id": "toy-scale-hints", "metadata": {{}},
-      "source": "### A toy exercise\\n\\n" + hints_markdown(ex)}},
+      "source": "### A toy exercise\\n\\nDouble every float of a list."}},
     {{"cell_type": "code", "id": "toy-scale-kernel", "metadata": {{}}, "execution_count": None,
-      "outputs": [], "source": kernel_cell(ex, open("kernels/{NAME}.cl").read())}},
+      "outputs": [], "source": 'check("{NAME}")'}},
 ]
 with open(path, "w", encoding="utf-8") as f:
     json.dump(nb, f, indent=1, ensure_ascii=False)
     f.write("\\n")
 """
+# what the sync tool makes from the record, beside the notebook's two cells
+GENERATED = {"README.md", "docs/design.md", "helpers/data/skeletons.json"}
 
 
 def course_files() -> list[str]:
@@ -128,14 +134,32 @@ def course(tmp_path_factory) -> Path:
     (copy / "solutions" / f"{NAME}.cl").write_text(SOLUTION)
     made = run(copy, "-c", CELLS)
     assert made.returncode == 0, made.stderr
-    # what the toy touched: its three files and one notebook, nothing else
+    synced = run(copy, "tools/sync_exercise_cells.py")
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    # what the toy touched: its three files and one notebook, and what the tool made from them
     now = {str(p.relative_to(copy)) for p in copy.rglob("*")
            if p.is_file() and "__pycache__" not in p.parts}
     changed = {p for p in before if (copy / p).read_bytes() != before[p]}
     assert now - set(before) == {f"helpers/exercises/{NAME}.py", f"kernels/{NAME}.cl",
                                  f"solutions/{NAME}.cl"}
-    assert changed == {f"notebooks/{NOTEBOOK}.ipynb"}
+    assert changed == {f"notebooks/{NOTEBOOK}.ipynb", *GENERATED}, synced.stdout
+    agreed = run(copy, "tools/sync_exercise_cells.py", "--check")
+    assert agreed.returncode == 0, agreed.stdout + agreed.stderr
     return copy
+
+
+@pytest.mark.once
+def test_the_sync_tool_made_the_toys_cells_row_and_digest(course):
+    book = json.loads((course / "notebooks" / f"{NOTEBOOK}.ipynb").read_text())
+    hints, kernel = ("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                     for c in book["cells"][-2:])
+    assert hints.startswith("### A toy exercise") and "One work-item per element" in hints
+    assert kernel.startswith(f"%%kernel {NAME}") and SKELETON.strip() in kernel
+    assert NAME in json.loads((course / "helpers/data/skeletons.json").read_text())
+    row = next(line for line in (course / "README.md").read_text().splitlines()
+               if line.startswith(f"| `{NOTEBOOK}` |"))
+    assert row.endswith(f"`float_copy`, `{NAME}` |"), row
+    assert f"`{NAME}`" in (course / "docs" / "design.md").read_text()
 
 
 @pytest.mark.once
@@ -175,8 +199,14 @@ def test_the_grader_grades_the_toy(course, tmp_path):
 
 @pytest.mark.once
 def test_the_exercise_tests_collect_and_pass_the_toy(course):
-    tests = run(course, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_exercises.py",
-                "-k", NAME, timeout=300)
+    tests = run(course, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                "tests/test_exercises.py", "tests/test_lesson_shape.py",
+                "tests/test_learner_path.py", "-k", f"{NAME} or contract_tables or course_map or "
+                "names_its_own_notebook or skeleton_digests", "-rA", timeout=300)
     assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
     summary = tests.stdout.strip().splitlines()[-1]
-    assert " passed" in summary and "failed" not in summary, summary
+    assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
+    ran = tests.stdout
+    for test in ("test_solution_passes[toy_scale]", "test_the_contract_tables_are_made_from",
+                 "test_the_readmes_course_map", "test_skeleton_digests_are_those"):
+        assert any(line.startswith("PASSED ") and test in line for line in ran.splitlines()), test

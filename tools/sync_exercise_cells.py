@@ -1,6 +1,7 @@
 """Write every exercise's hints (from the registry) and its ``%%kernel NAME`` cell (over the skeleton
 in kernels/) into its notebook, the skeletons' digests into helpers/data/skeletons.json, and the
-contract tables (from the records) into docs/design.md and docs/checks.md.
+contract tables (from the records) into docs/design.md and docs/checks.md, and each notebook's
+exercises into the README's course map.
 
     python tools/sync_exercise_cells.py [--check]
 
@@ -19,6 +20,9 @@ The contract tables (NAME | signature | what it must do) lie between the markers
 ``<!-- contract-table: ... -->`` and ``<!-- end of contract-table -->``: every exercise's in
 docs/design.md section 4, the performance exercises' in docs/checks.md; only what lies between the
 markers is replaced (see ``contract_tables`` in helpers/exercises/cells.py).
+
+The README's course map (``| `NN-notebook` | concept | exercises |``) gets its last column, the
+notebook's exercises, from the records; its concept column is the author's.
 
 ``--check``: change nothing, list the cells and tables that differ, exit 1 if any do (0 if none).
 """
@@ -41,6 +45,7 @@ from helpers.exercises.cells import (  # noqa: E402
     kernel_cell,
     set_source,
     source,
+    with_course_map,
     with_hints,
     with_table,
 )
@@ -90,9 +95,16 @@ def sync(check_only: bool = False) -> list[str]:
 
 
 def sync_tables(check_only: bool = False) -> list[str]:
-    """Bring the contract tables of docs/design.md and docs/checks.md in line with the records
-    (``check_only``: only say which differ). Returns the files that were, or would be, changed."""
+    """Bring the contract tables of docs/design.md and docs/checks.md, and the exercises column
+    of the README's course map, in line with the records (``check_only``: only say which
+    differ). Returns the files that were, or would be, changed."""
     changed = []
+    readme = ROOT / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    if with_course_map(text) != text:
+        changed.append("README.md: the course map's exercises")
+        if not check_only:
+            readme.write_text(with_course_map(text), encoding="utf-8")
     for relative, table in contract_tables().items():
         path = ROOT / relative
         text = path.read_text(encoding="utf-8")

@@ -180,3 +180,19 @@ def with_table(text: str, table: str) -> str:
     if span is None:
         raise ValueError(f"no {TABLE_START!r} ... {TABLE_END!r} markers")
     return text[:span[0]] + "\n" + table + "\n\n" + text[span[1]:]
+
+
+# A row of the README's course map: | `NN-notebook` | concept | exercises |
+MAP_ROW = re.compile(r"^(\| `(\d\d-[a-z0-9-]+)` \|[^|\n]*\|)[^|\n]*(\|)[ \t]*$", re.M)
+
+
+def with_course_map(text: str) -> str:
+    """The README's ``text`` with each course-map row's last column (the notebook's exercises, in
+    the registry's order) made from the records; the rest of the row is the author's."""
+    by_notebook: dict[str, list[str]] = {}
+    for ex in exercises():
+        by_notebook.setdefault(ex.notebook, []).append(f"`{ex.name}`")
+
+    def row(m: re.Match) -> str:
+        return f"{m.group(1)} {', '.join(by_notebook.get(m.group(2), [])) or '-'} {m.group(3)}"
+    return MAP_ROW.sub(row, text)
