@@ -125,7 +125,7 @@ def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     """Oclgrind counts its reports over its whole life and goes silent after OCLGRIND_MAX_ERRORS:
     a second pass in the same worker would find nothing (seen: a divergent barrier)."""
     from helpers.checking.options import CheckOptions
-    from helpers.checking.passes import Check, oclgrind_environment, run_pass
+    from helpers.checking.passes import Check, PassPlan, oclgrind_environment, run_pass
     from helpers.device import DeviceSpec, oclgrind_device
     from helpers.exercises import get
     ex = get("parallel_sum")
@@ -134,8 +134,8 @@ def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     chk = Check(ex, path, 1, CheckOptions(), apart.Lease(), path.read_text())
     spec = DeviceSpec.of(oclgrind_device())
     try:
-        passes = [run_pass(chk, spec, small, guard=False, env=oclgrind_environment(),
-                           run_timeout=60) for _ in range(2)]
+        passes = [run_pass(chk, spec, small, PassPlan(60, env=oclgrind_environment()))
+                  for _ in range(2)]
     finally:
         chk.lease.release(False)
     assert all(p.findings and p.findings[0].kind == "divergent_barrier" for p in passes)
@@ -163,15 +163,15 @@ def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
     run anything, so the watch waits for the build (here a watch that would call it stuck at once,
     in a fresh worker, on a kernel that never ends)."""
     from helpers.checking.options import CheckOptions
-    from helpers.checking.passes import Check, run_pass
+    from helpers.checking.passes import Check, PassPlan, run_pass
     from helpers.device import DeviceSpec, choose_device
     from helpers.exercises import get
     ex = get("float_copy")
     path = ROOT / "tests" / "wrong" / "float_copy" / "endless.cl"
     chk = Check(ex, path, 1, CheckOptions(owner="stuck-watch"), apart.Lease(), path.read_text())
     try:
-        p = run_pass(chk, DeviceSpec.of(choose_device()), list(ex.cases[:2]), guard=True,
-                     run_timeout=60, stuck=lambda moved_at: 0.05)
+        p = run_pass(chk, DeviceSpec.of(choose_device()), list(ex.cases[:2]),
+                     PassPlan(60, guard=True), stuck=lambda moved_at: 0.05)
     finally:
         chk.lease.release(False)
     assert p.built and p.hung_in is not None and p.hung_in >= 0 and p.stuck_after == 0.05

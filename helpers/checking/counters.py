@@ -35,7 +35,7 @@ from ..kernels import KERNELS, display_path, kernel_path, solution_file
 from ..warp import build
 from . import learner
 from .options import CheckOptions
-from .passes import Check, beyond_oclgrind, run_pass
+from .passes import Check, PassPlan, beyond_oclgrind, run_pass
 
 # the model's settings, read by the plugin (the hardware it stands for)
 SETTINGS = {"warp_size": "COURSE_WARP_SIZE", "banks": "COURSE_WARP_BANKS",
@@ -140,8 +140,8 @@ def _calibrate(spec, env: dict, options: CheckOptions) -> str:
         path.write_text(CALIBRATION)
     ex = get("float_copy")
     chk = Check(ex, path, 1, options, apart.Lease(), CALIBRATION)
-    result = run_pass(chk, spec, [representative_case(ex)], guard=False, env=env,
-                      run_timeout=options.oclgrind_run_timeout)
+    result = run_pass(chk, spec, [representative_case(ex)],
+                      PassPlan(options.oclgrind_run_timeout, env=env))
     chk.lease.release(result.ended_cleanly())
     return result.output
 
@@ -156,8 +156,8 @@ def _run(ex: Exercise, path: Path, source: str, case: Case, plugin: Path, settin
     chk = Check(ex, path, secrets.randbits(31) if seed is None else seed, options, apart.Lease(),
                 source)
     before = out.stat().st_size if out.exists() else 0
-    result = run_pass(chk, spec, [case], guard=False, env=env,
-                      run_timeout=options.oclgrind_run_timeout, build_options=build_options)
+    result = run_pass(chk, spec, [case], PassPlan(options.oclgrind_run_timeout, env=env,
+                                                   build_options=tuple(build_options)))
     text = out.read_bytes()[before:].decode("utf-8", "replace") if out.exists() else ""
     launches = [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
     chk.lease.release(result.ended_cleanly())

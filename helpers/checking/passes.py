@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import apart
@@ -205,44 +205,58 @@ class _Listener:
         return self.given is not None
 
 
-def _request(chk: Check, cases: list[Case], guard: bool, speed: bool, poison: bool,
-             build_options: list[str] | None = None) -> dict:
+@dataclass(frozen=True)
+class PassPlan:
+    """How a pass runs its cases: what travels together into every :func:`run_pass`.
+    ``run_timeout``: seconds for each case; ``guard``: its buffers with guard zones (see
+    :mod:`..runner`); ``env``: the worker's extra environment (another environment, another
+    worker); ``speed``: time the kernel instead (see :func:`..runner.speed_main`); ``poison``: run
+    each case with local memory starting as each of two patterns, to see whether the results
+    change with it (see :mod:`.poison`); ``first_failure``: stop at the first case that goes wrong
+    (``stopped_at``, the later cases not run); ``build_options``: added to the kernel's build."""
+
+    run_timeout: float
+    guard: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    speed: bool = False
+    poison: bool = False
+    first_failure: bool = False
+    build_options: tuple[str, ...] = ()
+
+
+def _request(chk: Check, cases: list[Case], plan: PassPlan) -> dict:
     request = {"exercise": chk.ex.name, "kernel_path": str(chk.path), "source": chk.source,
-               "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": guard,
-               "registry_files": list(chk.options.registry_files), "speed": speed,
-               "poison": poison, "build_options": list(build_options or [])}
-    if speed:   # the solution's text, read here: a graded worker's sandbox hides solutions/
+               "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": plan.guard,
+               "registry_files": list(chk.options.registry_files), "speed": plan.speed,
+               "poison": plan.poison, "build_options": list(plan.build_options)}
+    if plan.speed:   # the solution's text, read here: a graded worker's sandbox hides solutions/
         from ..kernels import solution_file
         theirs = solution_file(chk.ex.name)
         request["solution"] = theirs.read_text(encoding="utf-8") if theirs is not None else None
     return request
 
 
-def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], *, guard: bool,
-             run_timeout: float, env: dict[str, str] | None = None, speed: bool = False,
-             stop=None, first_failure: bool = False, poison: bool = False,
-             stuck=None, progress=None, build_options: list[str] | None = None) -> PassResult:
-    """Run ``cases`` with the learner's kernel on ``device`` in a worker (``speed``: time it
-    instead, see :func:`..runner.speed_main`). Setting ``stop`` (a threading.Event) ends it early
-    (``cancelled``); so does, with ``first_failure``, the first case that goes wrong (``stopped_at``,
-    the later cases not run). ``poison``: run each case with local memory starting as each of
-    two patterns, to see whether the results change with it (see :mod:`.poison`). ``stuck``: a
-    device pass's watch, returning the seconds it was given once something else has shown that
-    it will never end (``hung_in``, ``stuck_after``). ``progress(what, case, ok)``, if given, hears
-    of each case as it starts (``"start"``) and ends (``"result"``, with whether it was right) and
-    of Oclgrind's first report (``"reported"``, in the case it came in)."""
+def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, *,
+             stop=None, stuck=None, progress=None) -> PassResult:
+    """Run ``cases`` with the learner's kernel on ``device`` in a worker, as ``plan`` says.
+    Setting ``stop`` (a threading.Event) ends it early (``cancelled``); so does, with
+    ``plan.first_failure``, the first case that goes wrong. ``stuck``: a device pass's watch,
+    returning the seconds it was given once something else has shown that it will never end
+    (``hung_in``, ``stuck_after``). ``progress(what, case, ok)``, if given, hears of each case as
+    it starts (``"start"``) and ends (``"result"``, with whether it was right) and of Oclgrind's
+    first report (``"reported"``, in the case it came in)."""
     import threading
     result = PassResult(device, cases)
-    if first_failure:
+    if plan.first_failure:
         stop = stop or threading.Event()
-    key = worker_key(device, env or {}, chk.options.owner)
+    key = worker_key(device, plan.env, chk.options.owner)
     child = chk.lease.child(key)
     result.warm = child.poll_ready()
-    heard = _Listener(result, run_timeout, child.dir / "oclgrind.log", progress, stop,
-                      first_failure)
+    heard = _Listener(result, plan.run_timeout, child.dir / "oclgrind.log", progress, stop,
+                      plan.first_failure)
     watch = heard.watch if device.is_oclgrind else (
         (lambda: heard.stuck_watch(stuck)) if stuck else None)
-    outcome = child.request(_request(chk, cases, guard, speed, poison, build_options),
+    outcome = child.request(_request(chk, cases, plan),
                             timeout=chk.options.build_timeout, on_event=heard.on_event,
                             output_limit=OUTPUT_LIMIT, stop=stop, watch=watch)
     _ended(result, outcome, heard)
@@ -343,13 +357,11 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
         if threads:
             e["OCLGRIND_NUM_THREADS"] = str(threads)
         return e
-    op = run_pass(chk, spec, cases, guard=False, env=env(),
-                  run_timeout=run_timeout, stop=stop, first_failure=first_failure,
-                  progress=progress)
+    plan = PassPlan(run_timeout, env=env(), first_failure=first_failure)
+    op = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
     plugin_gap = _plugin_gap(op)
     if _referee_gap(op) and not op.cancelled:
-        op = run_pass(chk, spec, cases, guard=False, env=env(True),
-                      run_timeout=run_timeout, stop=stop, first_failure=first_failure,
+        op = run_pass(chk, spec, cases, replace(plan, env=env(True)), stop=stop,
                       progress=progress)
         op.skipped_plugin = "uninitialized values"
         op.skipped_why = (f"its plugin for them cannot simulate the instruction "
@@ -357,24 +369,22 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
                           if plugin_gap else "its plugin for them crashed on this kernel")
     core_gap = next((g for g in op.gaps if not g.plugin), None)
     if core_gap is not None and not op.cancelled:
-        op = _unoptimized(chk, spec, cases, run_timeout, stop, first_failure, progress, env,
-                          core_gap.instruction) or op
+        op = _unoptimized(chk, spec, cases, replace(plan, build_options=("-cl-opt-disable",)),
+                          env(True), core_gap.instruction, stop, progress) or op
     return op
 
 
-def _unoptimized(chk: Check, spec: DeviceSpec, cases: list[Case], run_timeout: float, stop,
-                 first_failure: bool, progress, env, instruction: str) -> PassResult | None:
-    """The pass again with the kernel built without optimizations (``-cl-opt-disable``), where
-    the optimized build holds an instruction Oclgrind's core does not know (``llvm.usub.sat``):
-    the unoptimized build usually has none. With every plugin, else without the one that cannot
-    go on; None if Oclgrind cannot simulate this build either."""
-    unopt = ["-cl-opt-disable"]
-    plain = run_pass(chk, spec, cases, guard=False, env=env(), run_timeout=run_timeout, stop=stop,
-                     first_failure=first_failure, progress=progress, build_options=unopt)
+def _unoptimized(chk: Check, spec: DeviceSpec, cases: list[Case], plan: PassPlan,
+                 env_without_plugin: dict[str, str], instruction: str, stop,
+                 progress) -> PassResult | None:
+    """The pass again with the kernel built without optimizations (``plan``'s build options,
+    ``-cl-opt-disable``), where the optimized build holds an instruction Oclgrind's core does
+    not know (``llvm.usub.sat``): the unoptimized build usually has none. With every plugin, else
+    without the one that cannot go on; None if Oclgrind cannot simulate this build either."""
+    plain = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
     if _referee_gap(plain) and not plain.cancelled:
-        plain = run_pass(chk, spec, cases, guard=False, env=env(True), run_timeout=run_timeout,
-                         stop=stop, first_failure=first_failure, progress=progress,
-                         build_options=unopt)
+        plain = run_pass(chk, spec, cases, replace(plan, env=env_without_plugin), stop=stop,
+                         progress=progress)
         plain.skipped_plugin = "uninitialized values"
         plain.skipped_why = "its plugin for them crashed on this kernel"
     if plain.build_error or any(not g.plugin for g in plain.gaps):

@@ -42,6 +42,7 @@ from .options import (
 )
 from .passes import (
     Check,
+    PassPlan,
     PassResult,
     oclgrind_cases,
     oclgrind_pass,
@@ -261,16 +262,15 @@ def _local_memory_probe(chk: Check, spec: DeviceSpec, dp: PassResult, op: PassRe
         return None
     wrong = sorted(dp.failing(), key=lambda i: dp.cases[i].work_items)[:2]
     looked = [dp.cases[i] for i in wrong] or small[:4]
-    return run_pass(chk, spec, looked, guard=True, run_timeout=chk.options.run_timeout,
-                    poison=True)
+    return run_pass(chk, spec, looked, PassPlan(chk.options.run_timeout, guard=True, poison=True))
 
 
 def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     ex, path, seed, options = chk.ex, chk.path, chk.seed, chk.options
     name, shown, spec, where = ex.name, display_path(path), DeviceSpec.of(dev), describe(dev)
     beside = _Beside(chk)
-    dp = run_pass(chk, spec, ex.cases_for(device_limits(dev)), guard=True,
-                  run_timeout=options.run_timeout,
+    dp = run_pass(chk, spec, ex.cases_for(device_limits(dev)),
+                  PassPlan(options.run_timeout, guard=True),
                   stuck=_stuck_watch(beside.future, bool(dev.type & cl.device_type.GPU)))
     if dp.internal_error:
         beside.result(False)
@@ -329,7 +329,7 @@ def _timed(chk: Check, spec: DeviceSpec, dev, report: CheckReport, where: str) -
     """A passed performance exercise's speed, beside the solution's and the device's peak; with
     the target required, a kernel short of it fails."""
     ex = chk.ex
-    sp = run_pass(chk, spec, [], guard=False, run_timeout=SPEED_TIMEOUT, speed=True)
+    sp = run_pass(chk, spec, [], PassPlan(SPEED_TIMEOUT, speed=True))
     report.speed_pass = sp
     lines, reached = speed_report(ex, sp, dev)
     if chk.options.speed_required and reached is not True:
