@@ -82,6 +82,13 @@ def oclgrind_gap_reasons() -> tuple[str, ...]:
     return tuple(drivers()["oclgrind_gaps"]["reasons"])
 
 
+def oclgrind_intrinsics() -> dict[str, tuple[str, str]]:
+    """LLVM intrinsic (``usub.sat``) -> (what the compiler meant by it, how to write the step so
+    that it does not choose it), for those Oclgrind's core may not know."""
+    return {i["intrinsic"]: (i["what"], i["instead"])
+            for i in drivers()["oclgrind_gaps"]["intrinsics"]}
+
+
 def crash_words() -> tuple[str, ...]:
     """Words of a dying driver's telling line."""
     return tuple(drivers()["crash_words"]["words"])
@@ -114,6 +121,10 @@ def platforms_markdown() -> str:
             f"A line of Oclgrind's that begins with {_words(gaps['reasons'])} is a gap: "
             f"{gaps['why']}.", "", "| gap | where | seen in |", "|---|---|---|"]
     out += [f"| `{g['reason']}` | {g['where']} | {g['source']} |" for g in gaps["seen"]]
+    out += ["", f"The {gaps['intrinsics_why']}:", "", "| intrinsic | what the compiler meant | "
+            "write instead |", "|---|---|---|"]
+    out += [f"| `llvm.{i['intrinsic']}` | {i['what']} | {i['instead']} |"
+            for i in gaps["intrinsics"]]
     crash = d["crash_words"]
     out += ["", "### A driver's crash", "",
             f"The line quoted holds one of {_words(crash['words'])}: {crash['why']} "

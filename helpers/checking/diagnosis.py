@@ -131,20 +131,6 @@ def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True) -> l
         out.extend(describe_buffer(name, f, case, shapes.get(name), ex.past_the_end))
     return out
 
-# What the compiler meant by the LLVM intrinsics Oclgrind cannot simulate, and how to avoid them.
-_INTRINSICS = {
-    "usub.sat": ("a saturating subtraction, which the compiler makes of x > y ? x - y : 0 on "
-                 "unsigned values", "write max(x, y) - y with OpenCL's max"),
-    "uadd.sat": ("a saturating addition", "compare before adding, with OpenCL's min"),
-    "sadd.sat": ("a saturating addition", "compare before adding, with OpenCL's min"),
-    "ssub.sat": ("a saturating subtraction", "use OpenCL's max before subtracting"),
-    "umax": ("a maximum written as a comparison", "use OpenCL's max()"),
-    "umin": ("a minimum written as a comparison", "use OpenCL's min()"),
-    "smax": ("a maximum written as a comparison", "use OpenCL's max()"),
-    "smin": ("a minimum written as a comparison", "use OpenCL's min()"),
-    "abs": ("an absolute value written as a comparison", "use OpenCL's abs()"),
-}
-
 def oclgrind_gap(p: PassResult | None) -> str | None:
     """A sentence when Oclgrind could not simulate the kernel because the compiler chose an
     instruction Oclgrind's core does not know (a gap in Oclgrind, not a mistake in the kernel).
@@ -156,7 +142,8 @@ def oclgrind_gap(p: PassResult | None) -> str | None:
         return None
     name = gap.instruction
     if name.startswith("llvm."):
-        what, fix = next((v for k, v in _INTRINSICS.items() if f".{k}." in name + "."),
+        from ..known import oclgrind_intrinsics  # what the compiler meant, and what instead
+        what, fix = next((v for k, v in oclgrind_intrinsics().items() if f".{k}." in name + "."),
                          ("an instruction the compiler chose for your code",
                           "write that step another way"))
         knows = f"it does not know {name}, {what}"
