@@ -16,12 +16,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from test_lab import KERNEL_READY, browser, free_port, problems, run_all, stop  # noqa: F401
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers.paths import ROOT
+
 SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
 
 

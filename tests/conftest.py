@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers.paths import ROOT
+
 TESTS = ROOT / "tests"
 TEST_REGISTRY = str(TESTS / "exercises_for_tests.py")
 

@@ -18,7 +18,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers.paths import ROOT
 
 
 def cpu_platforms(pattern: str | None = None) -> list[str]:

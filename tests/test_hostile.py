@@ -18,8 +18,8 @@ from helpers import apart
 from helpers.checking import run_check
 from helpers.checking.grading import GradeUsageError, grade, shown_name, summary
 from helpers.checking.learner import assembly_in, include_in
+from helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = (ROOT / "solutions" / "float_copy.cl").read_text()
 
 

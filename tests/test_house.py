@@ -90,3 +90,20 @@ def test_every_package_hands_on_what_it_offers():
                             "print('helpers.checking.run' in sys.modules)"], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
     assert alone.stdout.strip() == "False", alone.stdout + alone.stderr
+
+
+def test_one_place_computes_the_course_folder():
+    """helpers/paths.py computes the course folder; every other file takes ROOT from it (a script
+    outside the package only puts its checkout's helpers on the import path first)."""
+    import re
+    computed = re.compile(r"Path\(__file__\)(?:\.resolve\(\))?\.(?:parent\.parent\b|parents\[1\])")
+    found = []
+    for path in sorted(ROOT.glob("**/*.py")):
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] in (".venv", ".git", "node_modules") or \
+                relative.as_posix() == "helpers/paths.py":
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if computed.search(line) and not line.lstrip().startswith("sys.path.insert(0, "):
+                found.append(f"{relative}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)

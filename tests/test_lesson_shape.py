@@ -26,7 +26,8 @@ def exercises():
 
 pytestmark = pytest.mark.once   # the committed notebooks and the registry: no device
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers.paths import ROOT  # noqa: E402
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 ANSWER = "<details><summary>Answer</summary>"
 # the notebooks whose concept is a GPU's (warps, occupancy, registers, coalescing, banks, branches)

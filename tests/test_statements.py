@@ -16,13 +16,13 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.once   # no device
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers.paths import ROOT  # noqa: E402
+
 SEEDS = ROOT.parent / "shared" / "seeds"
 SEED_FILES = {"000": "000_bcde547a3e3fcdab.txt", "001": "001_86474a4772bee336.txt",
               "003": "003_47bc67132b88eff6.txt", "004": "004_cf395aad3807aee4.txt"}

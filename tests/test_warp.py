@@ -11,15 +11,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from helpers.checking import counters as counting
+from helpers.paths import ROOT
 from helpers.warp import build
 from tests.warp_kernels import RUNS
 
-ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.once   # Oclgrind only: not the course device
 
 
@@ -225,7 +224,7 @@ def test_a_float4_kernel_counted_first_does_not_blind_the_model_to_branches():
              "    out.append([f['available'], f['branches'], f['divergent_branches']])\n"
              "print(json.dumps(out))\n")
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
-                         cwd=Path(__file__).resolve().parent.parent)
+                         cwd=ROOT)
     assert run.returncode == 0, run.stderr[-2000:]
     (copy_ok, copy_branches, _), (div_ok, div_branches, div_split) = \
         json.loads(run.stdout.strip().splitlines()[-1])

@@ -21,13 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from helpers.checking.grading import grade  # noqa: E402
-from helpers.device import choose_device, describe  # noqa: E402
-from helpers.exercises import exercises  # noqa: E402
-from helpers.paths import SOLUTIONS  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.checking.grading import grade
+from helpers.device import choose_device, describe
+from helpers.exercises import exercises
+from helpers.paths import ROOT, SOLUTIONS
 
 WRONG = ROOT / "tests" / "wrong"
 

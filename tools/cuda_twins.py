@@ -49,7 +49,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.paths import ROOT
 
 HEADER = r"""// ---- OpenCL C to CUDA (tools/cuda_twins.py) ----
 typedef unsigned char uchar;

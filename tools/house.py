@@ -19,7 +19,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-HELPERS = Path(__file__).resolve().parent.parent / "helpers"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.paths import ROOT  # noqa: E402
+
+HELPERS = ROOT / "helpers"
 
 
 def room_of(module: str) -> str:

@@ -20,7 +20,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.paths import ROOT
 
 CONFIG = """
 import os

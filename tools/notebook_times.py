@@ -21,7 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.paths import ROOT
 
 
 def main() -> int:

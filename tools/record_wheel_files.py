@@ -16,7 +16,9 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.paths import ROOT
+
 OUT = ROOT / "tests" / "data" / "wheel-files"
 WHEELS = ["intel-opencl-rt", "tbb==2023.*", "pyopencl"]
 # the DLLs whose imports are recorded too (pefile reads them; pip install pefile beside this tool)

@@ -20,8 +20,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
 
 # where the H100's best configurations lie (results/reference/tune-nvidia-h100.json): large tiles, vector
 # reads, runs of results, prefetching; the second level's parameters free

@@ -34,11 +34,9 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from helpers.exercises import exercises  # noqa: E402
-from helpers.exercises.cells import (  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.exercises import exercises
+from helpers.exercises.cells import (
     check_cell,
     contract_tables,
     hint_cell_or_place,
@@ -49,7 +47,8 @@ from helpers.exercises.cells import (  # noqa: E402
     with_hints,
     with_table,
 )
-from helpers.magic import SKELETONS, digest  # noqa: E402
+from helpers.magic import SKELETONS, digest
+from helpers.paths import ROOT
 
 
 def sync(check_only: bool = False) -> list[str]:

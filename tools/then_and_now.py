@@ -28,13 +28,14 @@ from pathlib import Path
 import numpy as np
 import pyopencl as cl
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.paths import ROOT
+
 sys.path.insert(0, str(ROOT / "tools"))
 
-from helpers.device import match_devices  # noqa: E402
-from helpers.studies import then_and_now  # noqa: E402
-from helpers.timing import environment, time_kernel  # noqa: E402
+from helpers.device import match_devices
+from helpers.studies import then_and_now
+from helpers.timing import environment, time_kernel
 
 QUERY = "power.draw,power.limit,clocks.sm,temperature.gpu"
 

@@ -41,8 +41,9 @@ import textwrap
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
+from helpers.paths import ROOT
+
 TRUTH = ROOT / "results" / "history" / "warp-truth-nvidia-h100.json"
 OUT = ROOT / "results" / "reference" / "warp-model-vs-nsight-h100.json"
 DOC = ROOT / "docs" / "warp-model.md"
