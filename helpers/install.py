@@ -68,7 +68,8 @@ def plan(env: Path, chosen: tuple[str, ...]) -> list[list[str]]:
     target = "." + (f"[{','.join(chosen)}]" if chosen else "")
     return [[py, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
             [py, "-m", "pip", "install", "--quiet", "-e", target],
-            [py, "-m", "helpers.warp.build"],   # the warp model's Oclgrind plugin (never fails)
+            # the warp model's Oclgrind plugin (never fails; with no C++ compiler, pip's ziglang)
+            [py, "-m", "helpers.warp.build", "--fetch-compiler"],
             [py, "-m", "helpers", "devices", "--check"]]
 
 
@@ -123,7 +124,7 @@ def setup_here(check: bool = True, run=subprocess.run) -> int:
     """``setup --no-venv``: the running Python's environment (conda's, Binder's, a hub's) as it
     is: the course's JupyterLab extension copied into it, then (``check``) the device check."""
     install_lab_extension(sys.prefix)
-    run([sys.executable, "-m", "helpers.warp.build"], cwd=ROOT)
+    run([sys.executable, "-m", "helpers.warp.build", "--fetch-compiler"], cwd=ROOT)
     if not check:
         return 0
     return run([sys.executable, "-m", "helpers", "devices", "--check"], cwd=ROOT).returncode

@@ -245,7 +245,8 @@ def test_setup_runs_the_install_then_the_device_check_and_remembers_it(tmp_path,
     assert made == [env]
     # the install, the warp model's plugin built, then every device checked
     assert [c[1:4] for c in ran] == [["-m", "pip", "install"], ["-m", "pip", "install"],
-                                     ["-m", "helpers.warp.build"], ["-m", "helpers", "devices"]]
+                                     ["-m", "helpers.warp.build", "--fetch-compiler"],
+                                     ["-m", "helpers", "devices"]]
     assert ran[1][-1] == ".[intel]" and ran[3][-1] == "--check"
     assert (env / ".installed-intel").is_file()
     ran.clear()

@@ -174,6 +174,26 @@ def test_without_a_compiler_it_says_why_and_nothing_raises(monkeypatch, tmp_path
     assert "no warp-model counters: there is no C++ compiler" in capsys.readouterr().out
 
 
+def test_setup_fetches_zig_only_where_there_is_no_compiler(monkeypatch, capsys):
+    """Setup's build (``--fetch-compiler``) installs pip's ziglang where pip's Oclgrind is and no
+    C++ compiler is; nothing where a compiler is, or where Oclgrind's wheel is not."""
+    from types import SimpleNamespace
+    asked = []
+    run = lambda command: asked.append(command) or SimpleNamespace(returncode=0)  # noqa: E731
+    monkeypatch.setattr(build, "compilers", lambda: [])
+    assert build.fetch_compiler(run) == ""
+    assert [c[1:] for c in asked] == [["-m", "pip", "install", "--quiet", "ziglang"]]
+    assert "installing pip's ziglang" in capsys.readouterr().out
+    asked.clear()
+    failed = lambda command: SimpleNamespace(returncode=1)  # noqa: E731
+    assert "pip install ziglang failed" in build.fetch_compiler(failed)
+    monkeypatch.setattr(build, "compilers", lambda: [("gnu", ["g++"])])
+    assert build.fetch_compiler(run) == "" and asked == []
+    monkeypatch.setattr(build, "compilers", lambda: [])
+    monkeypatch.setattr(build, "find_oclgrind", lambda: "pip's Oclgrind is not installed")
+    assert build.fetch_compiler(run) == "" and asked == []
+
+
 def test_a_plugin_oclgrind_cannot_load_is_said(monkeypatch, tmp_path):
     bad = tmp_path / "warp-model-bad.so"
     bad.write_text("not a library")

@@ -8,7 +8,8 @@ name carries a digest of its sources, of Oclgrind's library (its name, which car
 hash, size and time) and of the compiler's kind, so that a new Oclgrind or a changed model is built
 again; the older builds are removed.
 
-``python -m helpers.warp.build`` builds it (setup runs it) and prints where it is, or why not.
+``python -m helpers.warp.build`` builds it and prints where it is, or why not; setup runs it with
+``--fetch-compiler``, which first installs pip's ``ziglang`` where there is no C++ compiler.
 """
 
 from __future__ import annotations
@@ -152,8 +153,30 @@ def _build(grind: Oclgrind, tried: list[tuple[str, list[str]]], folder: Path) ->
     return Built(None, f"the warp model did not build ({first.strip()})")
 
 
-def main() -> int:
-    """Build it; print where it is, or why there is none. Always 0: the course works without it."""
+def fetch_compiler(run=subprocess.run) -> str:
+    """Where pip's Oclgrind is installed but no C++ compiler is: pip's ``ziglang`` installed into
+    this environment (ziglang 0.17.1's wheel is a 101 MB download), so that the model builds on
+    every machine the wheel runs on. "" when done or not needed; else why not."""
+    if isinstance(find_oclgrind(), str) or compilers():
+        return ""
+    print("There is no C++ compiler to build the warp model with: installing pip's ziglang "
+          "(a 101 MB download) ...", flush=True)
+    done = run([sys.executable, "-m", "pip", "install", "--quiet", "ziglang"])
+    importlib.invalidate_caches()
+    if done.returncode != 0:
+        return f"pip install ziglang failed (exit code {done.returncode})"
+    return ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build it; print where it is, or why there is none. Always 0: the course works without it.
+    ``--fetch-compiler`` (what setup passes): with no C++ compiler, install pip's ziglang first."""
+    args = sys.argv[1:] if argv is None else argv
+    if "--fetch-compiler" in args:
+        why = fetch_compiler()
+        if why:
+            print(f"No warp model: {why}.")
+            return 0
     built = plugin()
     if built.path is not None:
         print(f"The warp model (an Oclgrind plugin) is ready: {built.path}")
