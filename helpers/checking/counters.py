@@ -122,37 +122,12 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
                     DeviceSpec.of(grind), list(options), owner)
 
 
-# A plain copy: loads, stores, a branch and a ret the plugin's calibration reads right
-CALIBRATION = ("__kernel void float_copy(__global const float *src, __global float *dst, "
-               "const uint n)\n{\n    uint i = get_global_id(0);\n    if (i < n)\n"
-               "        dst[i] = src[i];\n}\n")
-
-
-def _calibrate(spec, env: dict, options: CheckOptions) -> str:
-    """Run a plain copy in the model's worker before the kernel to count. The plugin learns how
-    LLVM numbers instructions from the first launch its worker runs (its loads, stores and rets)
-    and keeps it: a first kernel whose float4s come through vload4's and vstore4's calls taught it
-    wrong, and every conditional branch after that went uncounted (a divergent kernel passed).
-    Its lines in the output are read past (the caller reads what follows); returns what the
-    worker printed (a plugin Oclgrind could not load says so once, at the worker's start)."""
-    path = _out_folder() / "calibration.cl"
-    if not path.is_file():
-        path.write_text(CALIBRATION)
-    ex = get("float_copy")
-    chk = Check(ex, path, 1, options, apart.Lease(), CALIBRATION)
-    result = run_pass(chk, spec, [representative_case(ex)],
-                      PassPlan(options.oclgrind_run_timeout, env=env))
-    chk.lease.release(result.ended_cleanly())
-    return result.output
-
-
 def _run(ex: Exercise, path: Path, source: str, case: Case, plugin: Path, settings: dict,
          seed: int | None, about: dict, spec, build_options: list[str], owner: str) -> dict:
     out = _out_folder() / OUT_NAME
     env = {"OCLGRIND_PLUGINS": str(plugin), "COURSE_WARP_OUT": str(out),
            **{SETTINGS[k]: v for k, v in settings.items()}}
     options = CheckOptions(owner=owner)
-    said_first = _calibrate(spec, env, options)
     chk = Check(ex, path, secrets.randbits(31) if seed is None else seed, options, apart.Lease(),
                 source)
     before = out.stat().st_size if out.exists() else 0
@@ -166,7 +141,7 @@ def _run(ex: Exercise, path: Path, source: str, case: Case, plugin: Path, settin
         return _unavailable(f"the kernel did not build ({first})", **about,
                             build_error=result.build_error)
     if not launches:
-        said = next((x.strip() for x in (said_first + "\n" + result.output).splitlines()
+        said = next((x.strip() for x in result.output.splitlines()
                      if "plugin" in x.lower()), "")
         why = ("Oclgrind ran the kernel but the warp model reported nothing"
                + (f" ({said})" if said else " (its plugin could not be loaded, or the kernel "

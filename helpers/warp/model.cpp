@@ -34,6 +34,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 using namespace oclgrind;
@@ -58,8 +59,9 @@ extern const char* llvm_opcode_name(unsigned opcode) __asm__(
 namespace
 {
 // llvm::Value keeps its kind (SubclassID) in the byte after two pointers; an instruction's kind is
-// a fixed base plus its opcode. The base is found from instructions whose opcode is known (the
-// loads and stores memory callbacks come from, the rets work-items end at): see calibrate().
+// a fixed base plus its opcode. The base is found from the instruction whose opcode is certain:
+// the ret every work-item ends at (see calibrate()). A memory callback's instruction is not
+// certain: a load or store, but a call where a builtin (vload4, vstore4) does the access.
 unsigned value_id(const void* value)
 {
   return reinterpret_cast<const unsigned char*>(value)[2 * sizeof(void*)];
@@ -153,6 +155,7 @@ struct Group
   const WorkItem* item = nullptr;
   size_t lane = 0;
   const void* anyInstruction = nullptr;
+  const void* ret = nullptr;  // the ret its work-items ended at (see calibrate)
   std::unordered_map<const void*, unsigned> seen;  // instruction -> opcode hints (see calibrate)
 };
 
@@ -183,6 +186,7 @@ public:
     std::lock_guard<std::mutex> lock(m_lock);
     m_totals.clear();
     m_hints.clear();
+    m_rets.clear();
     m_function = nullptr;
     m_groups = 0;
     m_global = invocation->getGlobalSize();
@@ -212,7 +216,7 @@ public:
   {
     Lane& l = group.lanes[lane(workItem)];
     if (l.last)
-      hint(l.last, m_opRet);  // a work-item ends at a ret
+      group.ret = l.last;  // a work-item ends at a ret
   }
 
   void instructionExecuted(const WorkItem* workItem, const llvm::Instruction* instruction,
@@ -264,6 +268,7 @@ private:
   std::mutex m_lock;
   SiteTotals m_totals;
   std::unordered_map<const void*, unsigned> m_hints;
+  std::unordered_set<const void*> m_rets;
   const void* m_function = nullptr;
   size_t m_groups = 0;
   Size3 m_global, m_local;
@@ -327,6 +332,9 @@ private:
     for (auto& entry : group.seen)
       m_hints.emplace(entry.first, entry.second);
     group.seen.clear();
+    if (group.ret)
+      m_rets.insert(group.ret);
+    group.ret = nullptr;
     if (!m_function && group.anyInstruction)
       m_function = llvm_instruction_function(group.anyInstruction);
     if (end)
@@ -392,15 +400,19 @@ private:
     }
   }
 
-  // The value id of opcode 0, voted by the instructions whose opcode is known.
+  // The value id of opcode 0: from the rets work-items ended at, which are certain (each launch,
+  // nothing kept from an earlier one); only where no work-item ended (none seen), voted by the
+  // memory callbacks' instructions, which a builtin's call can mislead.
   void calibrate()
   {
-    if (m_base >= 0)
-      return;
+    m_base = -1;
     std::unordered_map<long, unsigned> votes;
-    for (auto& h : m_hints)
-      if (h.second)
-        votes[static_cast<long>(value_id(h.first)) - h.second]++;
+    for (const void* ret : m_rets)
+      votes[static_cast<long>(value_id(ret)) - m_opRet]++;
+    if (votes.empty())
+      for (auto& h : m_hints)
+        if (h.second)
+          votes[static_cast<long>(value_id(h.first)) - h.second]++;
     unsigned best = 0;
     for (auto& v : votes)
       if (v.second > best && v.first >= 0)
