@@ -57,3 +57,22 @@ def test_it_compares_against_the_truth_in_the_repository(tool, result):
             assert x["why"], f"{x['label']} differs from Nsight without a reason"
     env = result["environment"]
     assert env["oclgrind"] and env["plugin_sha256"] and result["date"]
+
+
+def test_the_h100s_exercise_launches_are_the_warp_models_representative_cases():
+    """Each exercise's "(model case)" twin on the H100 is launched at the case the verdicts count
+    (helpers.checking.counters.representative_case): the two stand side by side."""
+    from helpers.checking.counters import representative_case
+    from helpers.exercises import get
+    spec = importlib.util.spec_from_file_location("tool_cuda_twins", ROOT / "tools" / "cuda_twins.py")
+    twins = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = twins
+    spec.loader.exec_module(twins)
+    launches = [r for r in twins.runs() if r.group == "exercise" and "(model case)" in r.label]
+    assert {r.kernel for r in launches} >= {"strided_fix", "transpose", "bank_fix", "divergence_fix",
+                                           "spill_fix", "column_sums", "padded_tile", "leaky_relu"}
+    for run in launches:
+        case = representative_case(get(run.kernel))
+        assert tuple(run.global_size) == tuple(case.global_size), run.label
+        assert tuple(run.local_size) == tuple(case.local_size), run.label
+        assert all(run.params.get(k) == v for k, v in case.params.items()), (run.label, case)

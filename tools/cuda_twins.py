@@ -6,7 +6,8 @@ CUDA through ``cupy.RawModule``. Each twin is the course's own ``.cl`` file, unc
 - a header of macros and inline functions mapping OpenCL C to CUDA (``HEADER``): ``__kernel`` to
   ``extern "C" __global__``, ``__global`` to nothing, ``__local`` to ``__shared__`` (arrays declared
   in a kernel), ``__constant`` to ``__constant__`` (file scope), ``get_global_id`` and its family
-  (size_t, as in OpenCL), ``barrier`` to ``__syncthreads()``, the ``uint`` typedefs, ``mad``;
+  (size_t, as in OpenCL), ``barrier`` to ``__syncthreads()``, the ``uint`` typedefs, ``mad``,
+  scalar ``select``;
 - a small source rewriter (``rewrite``) for the two kinds of kernel parameter CUDA has no word for:
   a ``__local T *name`` parameter becomes dynamic shared memory (``extern __shared__ T name[];`` at
   the top of the body; its size is the launch's ``shared_mem``, as ``cl.LocalMemory`` gave it; one
@@ -69,6 +70,9 @@ typedef unsigned long ulong;
 #define native_sin __sinf
 #define native_cos __cosf
 #define native_exp __expf
+// OpenCL's scalar select(a, b, c): c ? b : a (a value, not a jump)
+template <typename T, typename C>
+__device__ __forceinline__ T select(T a, T b, C c) { return c ? b : a; }
 #define __CL_DIM(v, d) ((d) == 0 ? (v).x : (d) == 1 ? (v).y : (v).z)
 __device__ __forceinline__ size_t get_local_id(uint d) { return __CL_DIM(threadIdx, d); }
 __device__ __forceinline__ size_t get_group_id(uint d) { return __CL_DIM(blockIdx, d); }
@@ -348,6 +352,41 @@ def warp_history_case(n, rounds):
     return make
 
 
+def registry_case(name: str, global_size: tuple, local_size: tuple, params: dict):
+    """An exercise's case as the check makes it: its inputs from the record's ``make_inputs``, its
+    outputs checked against the record's ``reference`` within its tolerances (helpers.exercises
+    needs numpy only: no pyopencl on the GPU machine)."""
+    def make(rng):
+        import numpy as np
+
+        from helpers.exercises import Case, get
+        ex = get(name)
+        case = Case(global_size, local_size, params)
+        inputs = ex.make_inputs(case, rng)
+        want = ex.reference(case, inputs)
+        args, checks = [], {}
+        for i, a in enumerate(ex.args):
+            kind = type(a).__name__
+            if kind == "Buffer":
+                given = inputs.get(a.name)
+                args.append(np.array(given, a.dtype).ravel() if given is not None
+                            else np.zeros(a.length(case), a.dtype))
+                if a.name in want:
+                    checks[i] = (np.asarray(want[a.name]).ravel(), ex.rtol, ex.atol)
+            elif kind == "Scalar":
+                args.append(a.value(case))
+            else:
+                args.append(Local(np.dtype(a.dtype).itemsize * max(a.length(case), 1)))
+        return args, checks
+    return make
+
+
+# the exercises whose twin comes from the record: at the warp model's representative case
+# (helpers.checking.counters.representative_case; tests/test_warp_truth.py holds them to it)
+FROM_THE_RECORD = (("column_sums", (4096,), (64,), {"width": 4096, "height": 3}),
+                   ("dot_partials", (512,), (128,), {"n": 4096}),
+                   ("padded_tile", (64, 64), (16, 16), {"n": 64}),
+                   ("leaky_relu", (4096,), (64,), {"n": 4096}))
 MILLION = 1 << 20
 
 
@@ -382,7 +421,7 @@ def runs() -> list[Run]:
                      "transpose_naive", (_rounded(w, loc[0]), _rounded(h, loc[1])), loc,
                      {"width": w, "height": h}, transpose_case(w, h)))
     # bank_fix and record_sums_conflicted
-    for tag, n, ls in (("model case", 2000, 128), ("64K records", 1 << 16, 256)):
+    for tag, n, ls in (("model case", 1000, 64), ("64K records", 1 << 16, 256)):
         for group, file, name in ((ex, "solutions/bank_fix.cl", "bank_fix"),
                                   ("given", "kernels/studies/banks.cl",
                                    "record_sums_conflicted")):
@@ -404,6 +443,9 @@ def runs() -> list[Run]:
         r.append(Run("fir_shift" + (" NO_UNROLL" if defines else "") + " (64K channels)", "study",
                      "kernels/studies/registers.cl", "fir_shift", (1 << 16,), (128,),
                      {"channels": 1 << 16, "steps": 16}, fir_case(1 << 16, 16), defines))
+    for name, g, ls, params in FROM_THE_RECORD:
+        r.append(Run(f"{name} (model case)", ex, f"solutions/{name}.cl", name, g, ls, params,
+                     registry_case(name, g, ls, params)))
     # notebook 08's access patterns (helpers/studies/memory.py at 1M floats)
     st = "study"
     for s in (1, 2, 4, 8, 16, 32, 64):

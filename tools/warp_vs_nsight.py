@@ -405,28 +405,30 @@ WHY = {
         "the same predicated bounds check as the tiled solution's: 32 divergent branches in the "
         "model, no branch on the GPU; the sectors agree exactly (4.57 / 14.29).",
     "bank_fix (model case)":
-        "the last work-group holds 80 records of 128: the model counts the branch of `if (lid < "
-        "count)` split in its warp of lanes 64-95, where NVIDIA predicated the store (no "
-        "divergent target). Wavefronts per read agree (1.00; NVIDIA also skipped the tile reads "
-        "of the last warp, whose lanes all lie past the records: 2,016 shared loads, not 2,048).",
+        "the last work-group holds 40 records of 64: the model counts the branch of `if (lid < "
+        "count)` split in its warp of lanes 32-63, where NVIDIA predicated the store (no "
+        "divergent target). Wavefronts agree exactly (1.00 a read; 1,024 shared loads and "
+        "1,024 wavefronts on both sides).",
     "record_sums_conflicted (model case)":
         "NVIDIA's compiler vectorized the 32 scalar reads of a record in the tile "
         "(`tile[lid * 32 + f]`, f = 0 to 31) into 8 16-byte loads. Each is still a 32-way "
-        "conflict (31.75 wavefronts per instruction here, 32.00 at 64K records: the model's "
+        "conflict (31.25 wavefronts per instruction here, 32.00 at 64K records: the model's "
         "degree), but a warp issues 8 of them, 256 wavefronts, where the model counts the 32 reads "
-        "as written, 1,024 wavefronts: 65,536 against 16,000 in all. Also the divergent branch "
+        "as written, 1,024 wavefronts: 32,768 against 8,000 in all. Also the divergent branch "
         "of `if (lid < count)` in the last work-group, which NVIDIA predicated (as in bank_fix).",
     "transpose (1024, T=16)":
         "not explained. The model's 2 is the 16 x 17 tile's exact degree (two rows of the 16 x 16 "
         "work-group share a warp), and the H100 counts exactly 2.00 for the same kernel at 100 x "
-        "64 and for tests/warp's 16 x 17 tile; at 1024 x 1024 it counted 70,472 wavefronts for "
-        "32,768 shared loads (37,704 'bank conflicts' where the pattern has 32,768). The 32 x 33 "
+        "64 and for tests/warp's 16 x 17 tile; at 1024 x 1024 it counted 70,169 wavefronts for "
+        "32,768 shared loads (37,401 'bank conflicts' where the pattern has 32,768; 70,472 and "
+        "37,704 in the run of 2026-11-25: the excess changes from run to run). The 32 x 33 "
         "tile of the study's transpose_tiled counts exactly 1.00 on the H100 at the same size; "
         "the solution's tile is dynamic shared memory, its row length the run-time "
         "`get_local_size(0) + 1`, and its work-groups hold 256 (T=16) or 1,024 (T=32) work-items.",
     "transpose (1024, T=32)":
-        "not explained, as at T=16: 34,795 wavefronts for 32,768 shared loads (2,027 'bank "
-        "conflicts') where the 32 x 33 tile's column read is conflict-free: the model's 1.00, "
+        "not explained, as at T=16: 36,266 wavefronts for 32,768 shared loads (3,498 'bank "
+        "conflicts'; 34,795 and 2,027 on 2026-11-25) where the 32 x 33 tile's column read is "
+        "conflict-free: the model's 1.00, "
         "which the H100 counts exactly for tests/warp's 32 x 33 tile and for the study's "
         "transpose_tiled PAD=1 at 1024 x 1024.",
     "spill_fix (model case)":
