@@ -98,19 +98,26 @@ def _uninitialized_local(ex: Exercise, where: str, probe: PassResult) -> list[st
 
 
 def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
-    """A sentence when an exercise about its tile got right values without local memory: Oclgrind
-    counted no read or no write of it."""
+    """A sentence when an exercise about its tile got right values without it: Oclgrind counted
+    no read or no write of local memory, or fewer reads of the tile per read of global memory
+    than ``ex.tile_reads`` (a tile written and read once, the work done from global memory)."""
     if not ex.tiled or op.executed is None:
         return None
     loads, stores = op.executed.get("load local", 0), op.executed.get("store local", 0)
+    counted = f"Oclgrind counted every instruction of {plural(len(op.cases), 'case')}"
+    remedy = ("Load the data each work-group shares into local memory once, wait at a barrier, "
+              "then compute from the tile.")
     if loads and stores:
-        return None
+        reads = op.executed.get("load global", 0)
+        if ex.tile_reads is None or not reads or loads >= ex.tile_reads * reads:
+            return None
+        return (f"gives the right values, but its tile carries few of its reads: {loads:,} reads "
+                f"of local memory for {reads:,} of global memory ({counted}), where the tile "
+                f"should carry at least {ex.tile_reads:g} for each read of global memory. "
+                f"{remedy}")
     what = ("never reads or writes local memory" if not loads and not stores else
             "never reads local memory" if not loads else "never writes local memory")
-    return (f"gives the right values, but {what} (Oclgrind counted every instruction of "
-            f"{plural(len(op.cases), 'case')}): this exercise is about the tile. Load the data each "
-            f"work-group shares into local memory once, wait at a barrier, then compute from "
-            f"the tile.")
+    return f"gives the right values, but {what} ({counted}): this exercise is about the tile. {remedy}"
 
 
 def reproduce_line(name: str, seed: int) -> str:

@@ -130,6 +130,7 @@ register(Exercise(
                             given=("banks.cl", "record_sums_conflicted")),
     widest=_records_extremes,
     tiled=True,
+    tile_reads=0.75,
     technique=conflict_free_reads,
     contract=("records holds n records of 32 floats (record r at `[r * 32]`); `sums[r]` = the sum "
               "of record r; one work-item per record, the global size may exceed n; `tile` holds "

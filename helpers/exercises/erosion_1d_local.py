@@ -85,6 +85,7 @@ register(Exercise(
     ),
     widest=lambda limits: window_1d_extremes(limits, tile=True),
     tiled=True,
+    tile_reads=1.0,
     wide_inputs=wide_1d,
     contract="same result; `tile` holds `local size + 2*radius` floats and is used",
     place=(3, 2),

@@ -267,6 +267,11 @@ class Exercise:
     widest: Callable[[Limits], tuple[Case, ...]] | None = None
     # The exercise is about its tile: a kernel that never reads and writes local memory fails.
     tiled: bool = False
+    # ... and its tile carries the reads: a kernel whose local-memory reads are fewer than this
+    # many per global-memory read (Oclgrind's counts over the small cases) fails, the tile a decoy.
+    # Set where the solution's ratio lies well above it (tests/test_corpus.py, tile_decoy.cl);
+    # None for the reductions, whose first stage may rightly read many elements from global.
+    tile_reads: float | None = None
     wide_inputs: Callable[[Case, np.random.Generator], Inputs] | None = None
     # What the kernel must do, the third column of the contract table (docs/design.md section 4;
     # Markdown, one line): a public interface, changed only with an issue.

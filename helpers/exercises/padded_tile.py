@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .common import conflict_free_reads
+from .common import coalesced, conflict_free_reads
 from .model import (
     Buffer,
     Case,
@@ -115,10 +115,13 @@ register(Exercise(
     ),
     widest=_extremes,
     tiled=True,
+    tile_reads=0.4,
     wide_inputs=lambda case, rng: {"in": wide_floats(rng, _size(case))},
     # 16 x 16 work-groups: a warp spans two rows of the work-group and the T + 1 padding leaves
-    # one pair of its reads in one bank (2 wavefronts; rows of T floats: 8); at T = 32, 1 and 32
-    technique=lambda facts: conflict_free_reads(facts, 2.0),
+    # one pair of its reads in one bank (2 wavefronts; rows of T floats: 8); at T = 32, 1 and 32.
+    # The mirrored block passes through the tile: every read of global memory is coalesced (one
+    # down a column of `in` is the tile skipped)
+    technique=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(facts, 2.0),
     contract=("`in`, `out` row-major n x n; `out[y * n + x] = in[y * n + x] + in[x * n + y]`; "
               "2-D range, dimension 0 = column x; square work-groups T x T (T a power of two); "
               "`tile` holds T * (T + 1) floats and the mirrored block passes through it; a warp's "

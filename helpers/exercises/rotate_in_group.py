@@ -94,6 +94,7 @@ register(Exercise(
     ),
     widest=_extremes,
     tiled=True,
+    tile_reads=0.75,
     wide_inputs=lambda case, rng: {"in": wide_floats(rng, range_length(case))},
     contract=("global size == data length, a multiple of the local size L; `tile` holds L "
               "floats; `out[g*L + l]` = the block's `in[g*L + (l + 1) % L]`, read through "

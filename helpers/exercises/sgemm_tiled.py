@@ -169,6 +169,7 @@ register(Exercise(
                             flops=lambda c: 2.0 * c["m"] * c["n"] * c["k"]),
     widest=_sgemm_extremes,
     tiled=True,
+    tile_reads=2.0,
     contract=("row-major `c (m x n) = a (m x k) . b (k x n)`; 2-D range, dimension 0 = column of c,"
               " dimension 1 = row; square work-groups T x T, T the local size (a power of two); "
               "each tile holds T*T floats and is used; global size may exceed m and n"),

@@ -106,6 +106,7 @@ register(Exercise(
     performance=Performance(_transpose_perf(2048), _transpose_perf(512)),
     widest=_transpose_extremes,
     tiled=True,
+    tile_reads=0.75,
     wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
     # the counters' case has 16x16 work-groups: a warp spans two rows of the tile, and the T + 1
     # padding leaves those two rows 2-way in conflict (an unpadded tile: 8-way)
