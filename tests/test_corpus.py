@@ -79,7 +79,7 @@ FIRST_LINE = {
     "strided_fix/pairs_per_step": ["global memory reads are not coalesced", "8.0 sectors"],
     "strided_fix/chunk_per_item": ["global memory reads are not coalesced", "32.0 sectors"],
     "transpose/unpadded_tile": ["reads of local memory have bank conflicts"],
-    "bank_fix/tile_without_padding": ["reads of local memory have bank conflicts"],
+    "bank_fix/tile_without_padding": [("reads of local memory have bank conflicts", "not coalesced")],
     "divergence_fix/parity_branch_in_loop": ["its warps split"],
     "spill_fix/window_array_loop": ["keeps values in private memory"],
     "divergence_fix/table_squares_first": ["got NaN"],

@@ -382,3 +382,80 @@ def test_run_by_root_a_graded_check_worker_is_a_user_of_its_own(tmp_path, capsys
         assert seen[0]["ids"] != seen[1]["ids"]
     else:   # an ordinary user: the grader's own rights (the note the grader prints says so)
         assert all(s["ids"][0] == os.getuid() for s in seen)
+
+
+# -- what a sandbox started by root inherits: the grader's keyring, its terminal, its reads ---------
+
+KEYRING_DRIVER = r"""
+import ctypes, json, subprocess, sys
+from pathlib import Path
+from helpers.checking.sandbox import GradingSandbox
+libc, L = ctypes.CDLL(None, use_errno=True), ctypes.c_long
+libc.syscall(250, L(1), None)      # the grader in a session keyring of its own (pam_keyinit, systemd)
+assert libc.syscall(248, b"user", b"grader-secret", b"TOP-SECRET-TOKEN", ctypes.c_size_t(16),
+                    L(-3)) > 0       # add_key into it
+PROBE = '''
+import ctypes
+libc, L = ctypes.CDLL(None, use_errno=True), ctypes.c_long
+buf, seen = ctypes.create_string_buffer(4096), []
+session = libc.syscall(250, L(0), L(-3), L(0))     # KEYCTL_GET_KEYRING_ID of the session keyring
+n = libc.syscall(250, L(11), L(session), buf, L(4096))   # its keys
+for key in ctypes.cast(buf, ctypes.POINTER(ctypes.c_int32))[:max(n, 0) // 4]:
+    m = libc.syscall(250, L(11), L(key), buf, L(4096))
+    seen.append(buf.raw[:max(m, 0)].decode(errors="replace"))
+planted = libc.syscall(248, b"user", b"planted", b"x", ctypes.c_size_t(1), L(session))
+print(seen, planted)
+'''
+box = GradingSandbox(hidden=[])
+folder = Path(sys.argv[1])
+command, preexec = box.prepare([sys.executable, "-c", PROBE], folder)
+run = subprocess.run(command, preexec_fn=preexec, capture_output=True, text=True, timeout=60)
+box.close()
+buf = ctypes.create_string_buffer(4096)
+n = libc.syscall(250, L(11), L(-3), buf, L(4096))    # the grader's keyring afterwards
+print(json.dumps({"code": run.returncode, "inside": run.stdout + run.stderr, "keys_after": n // 4}))
+"""
+
+
+@needs_sandbox
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0 or os.uname().machine != "x86_64",
+                    reason="root's sandbox switches users (keyctl's numbers: x86-64)")
+def test_a_worker_run_by_root_neither_reads_nor_fills_the_graders_session_keyring(tmp_path):
+    run = subprocess.run([sys.executable, "-c", KEYRING_DRIVER, str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    assert seen["code"] == 0, seen["inside"]
+    assert "TOP-SECRET-TOKEN" not in seen["inside"] and seen["keys_after"] == 1, seen
+
+
+def test_a_notebook_never_gets_the_graders_terminal(monkeypatch, tmp_path):
+    """A notebook's stdin is /dev/null, never the grader's (its terminal: what the instructor
+    types, and escape sequences written past the captured output)."""
+    from helpers.checking.grading import notebooks
+    asked = {}
+
+    def fake_run(command, **kwargs):
+        asked.update(kwargs)
+        return subprocess.CompletedProcess(command, 0, "", "")
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    notebooks._run_notebook(tmp_path, tmp_path / "notebooks" / "00.ipynb", 5, None, None)
+    assert asked["stdin"] is subprocess.DEVNULL
+
+
+def test_the_grader_reads_oclgrinds_log_only_as_a_regular_file_in_the_workers_folder(tmp_path):
+    """A graded worker owns its folder: a link it leaves where Oclgrind's log lies is never
+    followed by the grader (root, reading what only root may read)."""
+    from helpers.checking import passes
+    secret = tmp_path / "secret.txt"
+    secret.write_text("Oclgrind: root's secret\n" * 10)
+    log = tmp_path / "worker" / "oclgrind.log"
+    log.parent.mkdir()
+    log.symlink_to(secret)
+    assert passes._log_size(log) == 0 and passes._read_log(log, 0) == ""
+    log.unlink()
+    os.mkfifo(log)                                   # nor waits on a pipe
+    assert passes._log_size(log) == 0 and passes._read_log(log, 0) == ""
+    log.unlink()
+    log.write_text("Oclgrind - a report\n")
+    assert passes._read_log(log, 0) == "Oclgrind - a report\n"

@@ -12,6 +12,8 @@ sentences (those are :mod:`.diagnosis`'s).
 from __future__ import annotations
 
 import json
+import os
+import stat
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -107,6 +109,32 @@ def oclgrind_environment(skip_uninitialized: bool = False) -> dict[str, str]:
     return env
 
 
+LOG_LIMIT = 4 << 20     # bytes of Oclgrind's log read at most, each time
+
+
+# Oclgrind's log lies in the worker's folder, which a graded worker owns: the grader (root, when it
+# grades) reads it only as the regular file it is, never through a link the worker put there, and
+# never more than LOG_LIMIT of it
+def _log_size(path: Path) -> int:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return 0
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
+
+
+def _read_log(path: Path, start: int) -> str:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        f.seek(start)
+        return f.read(LOG_LIMIT).decode(errors="replace")
+
+
 class _Listener:
     """What a pass hears from its worker as it comes (see :func:`run_pass`): the events fill the
     :class:`PassResult`; Oclgrind's log is watched for its first report."""
@@ -115,7 +143,7 @@ class _Listener:
                  first_failure: bool):
         self.result, self.run_timeout, self.log = result, run_timeout, log
         self.progress, self.stop, self.first_failure = progress, stop, first_failure
-        self.log_from = log.stat().st_size if log.exists() else 0
+        self.log_from = _log_size(log)
         self.parsed = self.log_from    # the log's size when it was last read
         self.current = -1              # -1: building; i: in case i
         self.reported_at: float | None = None
@@ -172,16 +200,13 @@ class _Listener:
             self.stop.set()
 
     def new_log(self) -> str:
-        log = self.log
-        if not log.exists() or log.stat().st_size <= self.log_from:
+        if _log_size(self.log) <= self.log_from:
             return ""
-        with open(log, "rb") as f:
-            f.seek(self.log_from)
-            return f.read().decode(errors="replace")
+        return _read_log(self.log, self.log_from)
 
     def reported(self) -> bool:
         if self.reported_at is None:
-            size = self.log.stat().st_size if self.log.exists() else 0
+            size = _log_size(self.log)
             grown, self.parsed = size > self.parsed, max(size, self.parsed)
             if grown and oclgrind.parse(self.new_log()):
                 self.reported_at, self.result.reported_in = time.perf_counter(), self.current

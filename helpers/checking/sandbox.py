@@ -88,7 +88,8 @@ def why_not() -> str | None:
     root = os.geteuid() == 0      # root's sandbox needs no user namespace (see the module)
     try:
         run = subprocess.run(Jail(scratch=Path("/"), uid=0 if root else None).command(
-            ["true"], binary=binary), capture_output=True, text=True, timeout=30)
+            ["true"], binary=binary), capture_output=True, text=True, timeout=30,
+            stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as e:
         return f"bubblewrap could not start ({e})"
     if run.returncode != 0:
@@ -216,7 +217,8 @@ def python_refused_to(uid: int, modules: str = "pyopencl") -> str | None:
     try:
         run = subprocess.run(Jail(scratch=Path("/"), uid=uid).command(
             [sys.executable, "-c", f"import {modules}"]), cwd="/", capture_output=True, text=True,
-            env={"HOME": "/", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}, timeout=120)
+            env={"HOME": "/", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}, timeout=120,
+            stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as e:
         return str(e)
     if run.returncode == 0:
@@ -333,8 +335,14 @@ class _Way:
 
 
 # run by root, the sandbox's first process: that user and group alone, every capability gone
-# with the switch (bwrap has set no_new_privs: nothing executed gains one back), then the command
-_BECOME = ("import os, sys; u = int(sys.argv[1]); os.setgroups([]); os.setgid(u); os.setuid(u); "
+# with the switch (bwrap has set no_new_privs: nothing executed gains one back); then a session
+# keyring of its own (the one it inherits is the grader's, whose keys its owner's rights would
+# reach: keyctl's KEYCTL_JOIN_SESSION_KEYRING, syscall 250 on x86-64, 219 on arm64); then the
+# command, in its folder
+_BECOME = ("import ctypes, os, platform, sys; u = int(sys.argv[1]); os.setgroups([]); os.setgid(u); "
+           "os.setuid(u); n = {'x86_64': 250, 'aarch64': 219}.get(platform.machine()); "
+           "n and ctypes.CDLL(None, use_errno=True).syscall(n, 1, None) < 0 and "
+           "sys.exit('the sandbox could not leave the session keyring of the grader'); "
            "sys.argv[2] and os.chdir(sys.argv[2]); os.execvp(sys.argv[3], sys.argv[3:])")
 WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")    # the tmpfs any user of the sandbox may write
 

@@ -97,18 +97,42 @@ def _uninitialized_local(ex: Exercise, where: str, probe: PassResult) -> list[st
             f"no element (past n) and at slots past the part of the tile this work-group filled."]
 
 
+def memory_counts(executed: dict[str, int]) -> tuple[int, int, int]:
+    """(reads of global memory, reads of local memory, writes of local memory) among Oclgrind's
+    counts of executed instructions: its loads and stores, and the builtins that move memory
+    (``vloadN``/``vstoreN`` on either space, one a call; ``async_work_group_copy`` and its strided
+    form, one a call for each work-item, a write of local memory when the tile is its
+    destination, its first argument: the mangled name's first ``PU3AS3``)."""
+    reads = executed.get("load global", 0)
+    loads, stores = executed.get("load local", 0), executed.get("store local", 0)
+    for what, n in executed.items():
+        if not what.startswith("call "):
+            continue
+        local, other = what.find("PU3AS3"), what.find("PU3AS1")
+        if "async_work_group" in what and local >= 0:
+            if other < 0 or local < other:
+                stores += n
+            else:
+                loads += n
+        elif "vload" in what:
+            loads += n if local >= 0 else 0
+            reads += n if other >= 0 else 0
+        elif "vstore" in what and local >= 0:
+            stores += n
+    return reads, loads, stores
+
+
 def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
     """A sentence when an exercise about its tile got right values without it: Oclgrind counted
     no read or no write of local memory, or fewer reads of the tile per read of global memory
     than ``ex.tile_reads`` (a tile written and read once, the work done from global memory)."""
     if not ex.tiled or op.executed is None:
         return None
-    loads, stores = op.executed.get("load local", 0), op.executed.get("store local", 0)
+    reads, loads, stores = memory_counts(op.executed)
     counted = f"Oclgrind counted every instruction of {plural(len(op.cases), 'case')}"
     remedy = ("Load the data each work-group shares into local memory once, wait at a barrier, "
               "then compute from the tile.")
     if loads and stores:
-        reads = op.executed.get("load global", 0)
         if ex.tile_reads is None or not reads or loads >= ex.tile_reads * reads:
             return None
         return (f"gives the right values, but its tile carries few of its reads: {loads:,} reads "

@@ -78,6 +78,7 @@ def python_refused(uid: int, sandboxed: bool = True) -> str | None:
         env = notebook_environment({"HOME": "/"})
         try:
             run = subprocess.run([sys.executable, "-c", "import nbval, pyopencl"], cwd="/",
+                                 stdin=subprocess.DEVNULL,
                                  env=env, capture_output=True, text=True, timeout=120,
                                  **as_user(uid))
         except (OSError, subprocess.SubprocessError) as e:
@@ -154,7 +155,9 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
                f"--junitxml={junit}"]
         preexec = apart.learner_limits if os.name == "posix" else None
     try:
+        # stdin never the grader's (its terminal: a notebook would read what the instructor types)
         run = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL,
                              timeout=timeout, start_new_session=True, preexec_fn=preexec,
                              **as_user(uid))
     except subprocess.TimeoutExpired:
