@@ -52,6 +52,17 @@ def side_by_side(pytest_args: list[str]) -> list[str]:
     return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
 
 
+def slowest_files(junit: Path, k: int = 10) -> list[str]:
+    """The ``k`` test files that took longest, with their summed test times (where a pass's time
+    goes: two workers run files side by side, so the sum exceeds the wall time)."""
+    per: dict[str, float] = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        name = case.get("file") or ".".join(case.get("classname", "?").split(".")[:2])
+        per[name] = per.get(name, 0.0) + float(case.get("time") or 0)
+    top = sorted(per.items(), key=lambda kv: -kv[1])[:k]
+    return [f"  {seconds:7.1f} s  {name}" for name, seconds in top]
+
+
 def counts(junit: Path) -> dict[str, int]:
     suites = ET.parse(junit).getroot()
     total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -88,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             seconds = time.perf_counter() - started
             c = counts(junit) if junit.exists() else {"tests": 0, "failures": 0, "errors": 0,
                                                       "skipped": 0}
+            if junit.exists():
+                print(f"where {platform}'s time went (test time summed by file):", flush=True)
+                print("\n".join(slowest_files(junit)), flush=True)
             bad = c["failures"] + c["errors"]
             passed = c["tests"] - bad - c["skipped"]
             grand["passed"] += passed

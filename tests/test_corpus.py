@@ -26,6 +26,9 @@ FIRST_LINE = {
        for n in ("erosion_1d_local", "transpose", "bank_fix", "rotate_in_group", "sgemm_tiled")},
     # the mirrored block read from global memory, down a column: the warp model shows it
     "padded_tile/tile_decoy": ["not coalesced"],
+    # conflict-free at the representative 16 x 16 tile, 32-way at 32 x 32: the second case shows it
+    "padded_tile/pad_only_small_tiles": ["bank conflicts", "local 32x32"],
+    "transpose/pad_only_small_tiles": ["bank conflicts", "local 32x32"],
     # Oclgrind's uninitialized-value plugin crashes on the int4: the check's own look at local
     # memory finds the slots nobody wrote, and the driver is not blamed
     "parallel_sum/gid_guarded_scratch": ["reads local memory that no work-item wrote"],

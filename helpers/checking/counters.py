@@ -29,7 +29,13 @@ from pathlib import Path
 
 from .. import apart
 from ..exercises import Case, Exercise, get
-from ..exercises.common import coalesced, conflict_free_reads, in_registers, undivided
+from ..exercises.common import (
+    coalesced,
+    conflict_free_reads,
+    copied_through_the_tile,
+    in_registers,
+    undivided,
+)
 from ..exercises.passed import has_passed
 from ..kernels import KERNELS, display_path, kernel_path, solution_file
 from ..warp import build
@@ -267,6 +273,8 @@ SHOWN = {
                      access="global load+global store"),
     conflict_free_reads: Shown("passes (wavefronts) per warp read of local memory",
                                access="local load"),
+    copied_through_the_tile: Shown("passes (wavefronts) per warp read of local memory",
+                                   access="local load"),
     undivided: Shown("warp branches whose work-items went different ways",
                      key="divergent_branches"),
     in_registers: Shown("work-item accesses to private memory (not registers)",

@@ -304,17 +304,23 @@ def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
     cannot run, the verdict says so and stands on the results (and the timing) alone."""
     from .counters import counters
     ex = chk.ex
-    facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner)
-    if not facts.get("available"):     # why, once a process; after that, a few words
-        why = facts.get("why")
-        report.message += (f"\n  The warp model could not run here ({why}): the technique was not "
-                           f"judged, only the results." if why not in _MODEL_MISSING_SAID else
-                           "\n  (The technique was not judged: no warp model here, as said above.)")
-        _MODEL_MISSING_SAID.add(why)
-        return report
-    missing = ex.technique(facts)
+    for case in (None, *ex.technique_cases):     # the representative case first, then the others
+        facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner, case=case)
+        if not facts.get("available"):     # why, once a process; after that, a few words
+            why = facts.get("why")
+            report.message += (f"\n  The warp model could not run here ({why}): the technique was "
+                               f"not judged, only the results." if why not in _MODEL_MISSING_SAID
+                               else "\n  (The technique was not judged: no warp model here, as "
+                               "said above.)")
+            _MODEL_MISSING_SAID.add(why)
+            return report
+        missing = ex.technique(facts)
+        if missing is not None:
+            break
     if missing is None:
         return report
+    if case is not None:
+        missing += f" (counted on the case {case.label()})"
     hint = hints_line(ex, missing)
     report.passed = False
     report.message = "\n".join([f"{ex.name} failed ({display_path(chk.path)}, on {where}):",

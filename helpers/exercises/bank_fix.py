@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import coalesced, conflict_free_reads
+from .common import copied_through_the_tile
 from .model import (
     Buffer,
     Case,
@@ -131,9 +131,7 @@ register(Exercise(
     widest=_records_extremes,
     tiled=True,
     tile_reads=0.75,
-    # the tile is there to make the records' global reads coalesced (a work-item copying its
-    # own record reads 32 floats apart) and its reads conflict-free
-    technique=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(facts),
+    technique=copied_through_the_tile,
     contract=("records holds n records of 32 floats (record r at `[r * 32]`); `sums[r]` = the sum "
               "of record r; one work-item per record, the global size may exceed n; `tile` holds "
               "local size x 33 floats and is used; reads of global memory coalesced; a warp's "

@@ -256,6 +256,12 @@ def conflict_free_reads(facts: dict, allowed: float = 1.1) -> str | None:
     return None
 
 
+def copied_through_the_tile(facts: dict) -> str | None:
+    """A tile that records pass through: its copy's global reads coalesced (neighbouring
+    work-items on neighbouring floats, not each its own record), its reads conflict-free."""
+    return coalesced(facts, 1.5) or conflict_free_reads(facts)
+
+
 def tile_passes_allowed(facts: dict) -> float:
     """The wavefronts a warp's read of a square tile down its columns takes at best: 1 when a row
     of the tile is at least a warp wide, 2 for tiles of 16 (two rows share a warp of 32, and a

@@ -293,6 +293,9 @@ class Exercise:
     # ... the build options of the counters' run (``-cl-opt-disable``: the branches as written,
     # before the optimizer turns a branch into a select that runs both paths)
     technique_build: tuple[str, ...] = ()
+    # ... and more cases the counters judge it on, beside the representative one (the widest tile
+    # Oclgrind runs: a padding that holds only for the smaller tiles shows there)
+    technique_cases: tuple[Case, ...] = ()
 
     def cases_for(self, limits: Limits | None) -> list[Case]:
         """The record's cases, then those of the extremes ``limits`` allow (none without them)."""

@@ -122,6 +122,7 @@ register(Exercise(
     # The mirrored block passes through the tile: every read of global memory is coalesced (one
     # down a column of `in` is the tile skipped)
     technique=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(facts, 2.0),
+    technique_cases=(_case(64, 32),),       # tiles of 32 x 33: 1 wavefront a read (rows of 32: 32)
     contract=("`in`, `out` row-major n x n; `out[y * n + x] = in[y * n + x] + in[x * n + y]`; "
               "2-D range, dimension 0 = column x; square work-groups T x T (T a power of two); "
               "`tile` holds T * (T + 1) floats and the mirrored block passes through it; a warp's "

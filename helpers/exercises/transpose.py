@@ -112,6 +112,8 @@ register(Exercise(
     # padding leaves those two rows 2-way in conflict (an unpadded tile: 8-way)
     technique=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(
         facts, tile_passes_allowed(facts)),
+    # tiles of 32 x 33 too: a warp is one row of the tile, 1 wavefront a read (rows of 32: 32)
+    technique_cases=(two_d_case(64, 48, (32, 32), {"width": 64, "height": 48}),),
     contract=("`in` row-major height x width, `out` row-major width x height, `out[x * height + y] "
               "= in[y * width + x]`; 2-D range, dimension 0 = column x of `in`; square work-groups "
               "T x T (T a power of two); `tile` holds T * (T + 1) floats and is used (the block "
