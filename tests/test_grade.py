@@ -188,5 +188,9 @@ def test_notebooks_run_with_the_learners_kernels_and_name_the_first_failing_cell
     ben = by["ben", "notebook 00-host-and-device"]
     assert ben.status == "failed" and "first failing cell: Cell" in ben.message
     assert "one per work-group" in ben.message
+    # the error before the cell's text (a long cell would push it past what is kept), no colours
+    error, report = ben.message.split("Notebook cell execution failed", 1)
+    assert "KernelCheckFailed" in error and "one per work-group" in error, ben.message
+    assert "\x1b" not in ben.message and "#x1B" not in ben.message
     # every other notebook was not handed in
     assert by["ann", "notebook 01-parallel-execution"].status == "missing"

@@ -13,10 +13,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -217,7 +219,9 @@ except OSError as e:
 seen["kernels"] = sorted(k for k in glob.glob("/tmp/**/kernels/*.cl", recursive=True)
                          if not k.startswith(("/tmp/course/", {root!r})) and "/ann/" not in k)
 seen["grades"] = os.path.exists({out!r})
-seen["shadow"] = os.access("/etc/shadow", os.R_OK)     # root's alone: the grader's rights stay out
+# a file only root may read, where the sandbox shows it: the grader's rights stay out
+seen["secret"] = {secret!r} and os.access({secret!r}, os.R_OK)
+seen["ids"] = [os.getuid(), os.getgid(), os.getgroups()]
 seen["answers"] = (glob.glob({solutions!r} + "/*.cl") + glob.glob({git!r})
                    + glob.glob({right!r} + "/*/*.cl"))
 later = "sleep 5; echo TAMPERED >> {out!r}/grades.csv; echo '#error' >> {ben!r}"
@@ -226,7 +230,7 @@ for _ in range(20):
 print(json.dumps(seen))
 # the notebook passes only if it saw nothing: no network, no other kernel, no grade, no answer
 assert seen["net"] != "connected" and not seen["kernels"] and not seen["grades"] \
-    and not seen["answers"] and not seen["shadow"], seen
+    and not seen["answers"] and not seen["secret"] and seen["ids"][0] != 0, seen
 """
 
 
@@ -239,6 +243,14 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
     listener = Listener()
     marker = f"course-attack-{os.getpid()}-{time.monotonic_ns()}"
     out = tmp_path / "out"
+    # run by root, a file of root's alone (0600) that the sandbox does not hide (not /etc/shadow,
+    # which a machine may leave readable to all)
+    secret = Path(tempfile.mkdtemp(prefix="course-test-", dir="/var/lib")) / "secret" \
+        if os.geteuid() == 0 else None
+    if secret is not None:
+        secret.parent.chmod(0o755)
+        secret.write_text("root's")
+        secret.chmod(0o600)
     book = json.loads(committed("notebooks/00-host-and-device.ipynb"))
     first = next(i for i, c in enumerate(book["cells"]) if c["cell_type"] == "code")
     ben_kernel = tmp_path / "class" / "ben" / "kernels" / "float_copy.cl"
@@ -246,6 +258,7 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
                                      "execution_count": None, "source": ATTACK.format(
                                          port=listener.port, out=str(out), ben=str(ben_kernel),
                                          marker=marker, solutions=str(ROOT / "solutions"),
+                                         secret=str(secret or ""),
                                          root=str(ROOT / "kernels") + "/",
                                          git=str(ROOT / ".git" / "HEAD"),
                                          right=str(ROOT / "tests" / "right"))})
@@ -261,6 +274,8 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
                        progress=False)      # run by root: as a user of its own
     finally:
         listener.close()
+        if secret is not None:
+            shutil.rmtree(secret.parent)
     by = {(g.learner, g.exercise): g for g in grades}
     assert by["ann", "notebook 00-host-and-device"].status == "passed", \
         by["ann", "notebook 00-host-and-device"].message

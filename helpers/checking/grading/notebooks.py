@@ -5,6 +5,7 @@ and judged on the grader's own checks of the kernels handed in."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -170,8 +171,17 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
     return run, junit.read_text(errors="replace") if junit.is_file() else ""
 
 
+# the colours of nbval's report: escape sequences, or the "#x1B" pytest's junit writes for them
+_COLOURS = re.compile(r"(?:\x1b|#x1B)\[[0-9;]*m")
+# the line a traceback's error starts on: its class at the start of a line (what follows it, the
+# rest of a message of several lines)
+_ERROR_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failed|Warning)\b")
+
+
 def _first_failure(junit: str) -> tuple[str, str] | None:
-    """The first failing cell of an nbval run (its name and the start of its message), or None."""
+    """The first failing cell of an nbval run (its name, and its report: the error first, so
+    that a long cell never pushes it out of the 3,000 characters kept, then the cell and its
+    traceback, without colours), or None."""
     import xml.etree.ElementTree as ET
     try:
         root = ET.fromstring(junit)
@@ -179,8 +189,13 @@ def _first_failure(junit: str) -> tuple[str, str] | None:
         return None
     for case in root.iter("testcase"):
         for bad in list(case.findall("failure")) + list(case.findall("error")):
-            text = (bad.get("message") or "") + "\n" + (bad.text or "")
-            return case.get("name", "?"), text.strip()[:3000]
+            # the element's text is the whole report; its message attribute, a cut copy of it
+            text = _COLOURS.sub("", (bad.text or bad.get("message") or "")).strip()
+            lines = [line for line in text.splitlines() if line.strip()]
+            at = max((i for i, line in enumerate(lines) if _ERROR_LINE.match(line)),
+                     default=len(lines) - 1)
+            error = "\n".join(lines[at:])[:1000] if lines else ""
+            return case.get("name", "?"), f"{error}\n{text}"[:3000]
     return None
 
 
