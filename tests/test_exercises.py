@@ -92,6 +92,21 @@ def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
 
 
 @pytest.mark.once
+def test_every_lesson_counter_an_exercise_names_is_one_the_warp_model_shows():
+    """An exercise names the counter its lesson shows beside the time (``technique_shown``): a
+    name the lessons know, on an exercise that starts from a slow kernel and judges a technique;
+    the four technique lessons each name one."""
+    from helpers.checking.counters import SHOWN, lesson_exercises
+    for ex in exercises():
+        if ex.technique_shown:
+            assert ex.technique_shown in SHOWN, (ex.name, ex.technique_shown)
+            assert ex.technique is not None and ex.performance is not None \
+                and ex.performance.given, ex.name
+    assert sorted(lesson_exercises()) == ["bank_fix", "divergence_fix", "spill_fix",
+                                          "strided_fix"]
+
+
+@pytest.mark.once
 @pytest.mark.parametrize("path", ["docs/design.md", "docs/checks.md"])
 def test_the_contract_tables_are_made_from_the_records(path):
     """docs/design.md's contract table (every exercise) and docs/checks.md's (the performance

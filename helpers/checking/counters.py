@@ -29,13 +29,6 @@ from pathlib import Path
 
 from .. import apart
 from ..exercises import Case, Exercise, get
-from ..exercises.common import (
-    coalesced,
-    conflict_free_reads,
-    copied_through_the_tile,
-    in_registers,
-    undivided,
-)
 from ..exercises.passed import has_passed
 from ..kernels import KERNELS, display_path, kernel_path, solution_file
 from ..warp import build
@@ -267,18 +260,16 @@ class Shown:
                 round(max(ideal, 1.0) if self.access.startswith("local") else ideal, 4))
 
 
-# by the technique an exercise's verdict judges (helpers.exercises.common)
+# the counters a lesson shows beside the time, by name (an exercise's ``technique_shown``)
 SHOWN = {
-    coalesced: Shown("32-byte sectors per warp request to global memory",
+    "sectors": Shown("32-byte sectors per warp request to global memory",
                      access="global load+global store"),
-    conflict_free_reads: Shown("passes (wavefronts) per warp read of local memory",
-                               access="local load"),
-    copied_through_the_tile: Shown("passes (wavefronts) per warp read of local memory",
-                                   access="local load"),
-    undivided: Shown("warp branches whose work-items went different ways",
-                     key="divergent_branches"),
-    in_registers: Shown("work-item accesses to private memory (not registers)",
-                        key="private_accesses"),
+    "local passes": Shown("passes (wavefronts) per warp read of local memory",
+                          access="local load"),
+    "divergent branches": Shown("warp branches whose work-items went different ways",
+                                key="divergent_branches"),
+    "private accesses": Shown("work-item accesses to private memory (not registers)",
+                              key="private_accesses"),
 }
 
 
@@ -286,17 +277,18 @@ def shown(name: str) -> Shown:
     """The counter the lesson of exercise ``name`` shows (ValueError for an exercise that does
     not start from a slow kernel whose technique the model sees)."""
     ex = get(name)
-    if ex.performance is None or not ex.performance.given or ex.technique not in SHOWN:
+    if ex.performance is None or not ex.performance.given or ex.technique_shown not in SHOWN:
         raise ValueError(f"{name} does not start from a slow kernel whose technique the warp "
                          f"model counts: {', '.join(sorted(lesson_exercises()))} do")
-    return SHOWN[ex.technique]
+    return SHOWN[ex.technique_shown]
 
 
 def lesson_exercises() -> list[str]:
-    """The exercises :func:`compare` serves: a starting kernel, and a technique in :data:`SHOWN`."""
+    """The exercises :func:`compare` serves: a starting kernel, and a counter in :data:`SHOWN`."""
     from ..exercises import exercises
     return [ex.name for ex in exercises()
-            if ex.performance is not None and ex.performance.given and ex.technique in SHOWN]
+            if ex.performance is not None and ex.performance.given
+            and ex.technique_shown in SHOWN]
 
 
 def compare(name: str, seed: int | None = None) -> list[dict]:

@@ -132,6 +132,7 @@ register(Exercise(
     tiled=True,
     tile_reads=0.75,
     technique=copied_through_the_tile,
+    technique_shown="local passes",
     contract=("records holds n records of 32 floats (record r at `[r * 32]`); `sums[r]` = the sum "
               "of record r; one work-item per record, the global size may exceed n; `tile` holds "
               "local size x 33 floats and is used; reads of global memory coalesced; a warp's "

@@ -131,6 +131,7 @@ register(Exercise(
                             target=0.7),
     widest=_woven_extremes,
     technique=undivided,
+    technique_shown="divergent branches",
     technique_build=("-cl-opt-disable",),
     contract=("`y[i]` = `x[i]` sent `rounds` times through `v = 0.9 v + 0.1` (even i) or `v = 0.25 "
               "v v - 0.5` (odd i), without a warp-splitting branch; global size may exceed n; timed"),

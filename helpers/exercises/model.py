@@ -296,6 +296,9 @@ class Exercise:
     # ... and more cases the counters judge it on, beside the representative one (the widest tile
     # Oclgrind runs: a padding that holds only for the smaller tiles shows there)
     technique_cases: tuple[Case, ...] = ()
+    # ... and the counter its lesson shows beside the time (a key of
+    # :data:`helpers.checking.counters.SHOWN`; "" where the lesson shows none)
+    technique_shown: str = ""
 
     def cases_for(self, limits: Limits | None) -> list[Case]:
         """The record's cases, then those of the extremes ``limits`` allow (none without them)."""

@@ -142,6 +142,7 @@ register(Exercise(
                             given=("registers.cl", "fir_ring")),
     widest=_fir_extremes,
     technique=in_registers,
+    technique_shown="private accesses",
     contract=("x and y hold `steps` rows of `channels` floats (sample t of signal c at `[t * "
               "channels + c]`); `y[t][c] = coef[0] x[t][c] + ... + coef[7] x[t-7][c]`, samples "
               "before t = 0 taken as 0; one work-item per signal, the global size may exceed "

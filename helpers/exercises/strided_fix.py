@@ -86,6 +86,7 @@ register(Exercise(
     widest=_saxpy_extremes,
     wide_inputs=wide_saxpy_inputs,
     technique=coalesced,
+    technique_shown="sectors",
     contract=("`y[i] = a * x[i] + y[i]` for `i < n`, fewer work-items than n; at every step "
               "neighbouring work-items touch neighbouring elements; timed"),
     place=(8, 0),
