@@ -194,3 +194,18 @@ def test_notebooks_run_with_the_learners_kernels_and_name_the_first_failing_cell
     assert "\x1b" not in ben.message and "#x1B" not in ben.message
     # every other notebook was not handed in
     assert by["ann", "notebook 01-parallel-execution"].status == "missing"
+
+
+def test_a_graded_notebook_gets_none_of_the_graders_variables_and_its_math_on_one_thread(
+        monkeypatch):
+    """A notebook's environment: none of the instructor's variables, and numpy's BLAS on one
+    thread (a thread per core of a large server would count against the sandbox's bound on
+    processes, as the check's workers' do not)."""
+    from helpers import apart
+    from helpers.checking.grading.notebooks import notebook_environment
+    monkeypatch.setenv("INSTRUCTORS_TOKEN", "not for learners")
+    env = notebook_environment({"HOME": "/tmp/course"})
+    assert "INSTRUCTORS_TOKEN" not in env and env["HOME"] == "/tmp/course"
+    assert apart.CHILD_VARIABLE not in env
+    assert all(env[k] == "1" for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                       "MKL_NUM_THREADS"))

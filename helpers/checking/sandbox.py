@@ -51,7 +51,9 @@ SECRET = (ROOT / ".git", ROOT / "tests" / "right", ROOT / "tests" / "wrong")
 TOP_MB = 64                # each of HIDDEN_ALWAYS but /tmp: a small tmpfs (a home's caches)
 HIDDEN_BYTES = 1 << 20     # a hidden folder's empty tmpfs
 WORKER_UIDS = 1_950_000_000   # run by root, graded check workers run as free ids from about here
-PROCESSES = 256            # processes of the sandbox's user (a notebook's kernel, its threads)
+# processes (threads count) of the sandbox's user: a notebook's kernel and its threads, of which an
+# OpenCL CPU runtime starts one per core (a grading server of 64 cores would pass 256 with them)
+PROCESSES = max(256, 4 * (os.cpu_count() or 1) + 64)
 OPEN_FILES = 1024
 FILE_BYTES = 64 << 20      # the largest file it may write
 DISK_MB = 256              # /dev/shm's size (the scratch folder is the caller's)

@@ -42,7 +42,9 @@ def notebook_environment(extra: dict[str, str]) -> dict[str, str]:
     """A learner notebook's environment: a course child's (none of the grader's variables), but
     not marked as one of the checker's workers, with ``extra`` over it."""
     from ... import apart
-    env = {**apart.child_environment(), **extra}
+    # numpy's BLAS on one thread, as in the check's workers: a thread per core of a large server
+    # would count against the sandbox's bound on processes
+    env = {**apart.child_environment(), **apart.ONE_THREAD_MATH, **extra}
     env.pop(apart.CHILD_VARIABLE)
     return env
 
