@@ -1,10 +1,9 @@
-"""The shape of a lesson (docs/design.md and ../shared/DESIGN.md section 5), measured from the
-committed notebooks: at most 1,200 words of prose each and a median of 800; objectives,
-prerequisites and a time of at most 45 minutes first, a summary and what is next last; a diagram
-drawn by the course's figure module; a prediction, and every question followed by its collapsible
-answer; the glossary linked; the sources cited by title before their short names; at least 30
-exercises, whose hints give ideas, not code; and, where a CPU cannot show a GPU lesson, one
-sentence that says so and where to look instead."""
+"""The shape of a lesson (docs/design.md), measured from the committed notebooks: at most 1,200 words
+of prose each and a median of 800; objectives, prerequisites and a time of at most 45 minutes first,
+a summary and what is next last; a diagram drawn by the course's figure module; a prediction, and
+every question followed by its collapsible answer; the glossary linked; the sources cited by title
+before their short names; at least 30 exercises, whose hints give ideas, not code; and, where a CPU
+cannot show a GPU lesson, one sentence that says so and where to look instead."""
 
 from __future__ import annotations
 

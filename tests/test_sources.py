@@ -1,6 +1,8 @@
 """The sources quoted right: every figure of helpers/studies/history.json, and every figure the
-notebooks attribute to a seed, appears in that seed (``../shared/seeds/``, beside the course's
-repository in CI and in a developer's checkout)."""
+notebooks attribute to a seed, appears in that seed. The seeds (``../shared/seeds/``) sit beside the
+course's repository in CI and in a developer's checkout, not in a clone of the repository alone: the
+tests read the lines they need from tests/data/seed_lines.json (tests/seed_lines.py), and one test,
+where the seeds are present, checks those quotes against them (skipped, saying so, where not)."""
 
 from __future__ import annotations
 
@@ -11,11 +13,11 @@ import pytest
 
 from helpers import studies
 
+from . import seed_lines
 from .conftest import ROOT
 
 pytestmark = pytest.mark.once   # no device: run with one CPU implementation
 
-SEEDS = ROOT.parent / "shared" / "seeds"
 WHITEPAPER, TRAINING, BLOG, DU = ("000_bcde547a3e3fcdab.txt", "001_86474a4772bee336.txt",
                                   "003_47bc67132b88eff6.txt", "004_cf395aad3807aee4.txt")
 
@@ -83,9 +85,8 @@ CLAIMS = [
 
 
 @pytest.fixture(scope="module")
-def seeds() -> dict[str, str]:
-    assert SEEDS.is_dir(), f"the seeds are not at {SEEDS} (shared/ sits beside the repository)"
-    return {p.name: p.read_text() for p in SEEDS.glob("*.txt")}
+def seeds() -> seed_lines.Quotes:
+    return seed_lines.quotes()
 
 
 def _notebook_text(name: str) -> str:
@@ -98,7 +99,8 @@ def test_what_a_notebook_attributes_to_a_seed_is_in_the_seed(claim, seeds):
     notebook, said, seed, evidence = claim
     assert said in _notebook_text(notebook), f"{notebook} no longer says {said!r}: update CLAIMS"
     for words in evidence:
-        assert words in seeds[seed], f"{seed} does not say {words!r}"
+        assert seeds.has(seed, words), \
+            f"{seed} does not say {words!r} in its quoted lines ({seed_lines.REGENERATE})"
 
 
 def _quoted(name: str, record: dict) -> list[str]:
@@ -120,8 +122,10 @@ def _quoted(name: str, record: dict) -> list[str]:
 
 def test_every_historical_figure_is_in_its_seed(seeds):
     for name, record in studies.HISTORY.items():
+        assert seeds.file(record["seed"]) == record["seed"], f"{name}: no seed {record['seed']}"
         for quoted in _quoted(name, record):
-            assert quoted in seeds[record["seed"]], f"{name}: {quoted!r} is not in {record['seed']}"
+            assert seeds.has(record["seed"], quoted), \
+                f"{name}: {quoted!r} is not in {record['seed']}'s quoted lines ({seed_lines.REGENERATE})"
 
 
 def test_the_whitepaper_is_named_by_its_title():
@@ -141,17 +145,15 @@ def test_every_cited_line_holds_the_words_docs_sources_quotes(seeds):
     rows = _cited_rows()
     assert len(rows) >= 25, "docs/sources.md lost its table"
     for number, line, words in rows:
-        [name] = [n for n in seeds if n.startswith(number + "_")]
-        lines = seeds[name].splitlines()
-        assert line <= len(lines), f"{number}:{line} is past the end of {name}"
-        assert words in lines[line - 1], f"{number}:{line} does not hold {words!r}"
+        assert line <= seeds.length(number), f"{number}:{line} is past the end of {seeds.file(number)}"
+        assert words in seeds.line(number, line), f"{number}:{line} does not hold {words!r}"
 
 
 def test_every_seed_line_the_course_cites_exists(seeds):
     """'000 line 265' and '004 lines 164, 335' in the lessons and kernels point at real lines."""
     files = list((ROOT / "notebooks").glob("*.ipynb")) + list((ROOT / "kernels").rglob("*.cl")) \
         + list((ROOT / "docs").rglob("*.md"))
-    lengths = {name[:3]: len(text.splitlines()) for name, text in seeds.items()}
+    lengths = {number: seeds.length(number) for number in ("000", "001", "003", "004")}
     found = 0
     for path in files:
         for m in re.finditer(r"\b(00[0134]) lines? ([\d, -]+)", path.read_text()):
@@ -159,3 +161,25 @@ def test_every_seed_line_the_course_cites_exists(seeds):
                 found += 1
                 assert 1 <= int(n) <= lengths[m.group(1)], f"{path.name}: {m.group(0)}"
     assert found >= 10
+
+
+def test_the_quoted_lines_are_the_seeds_own():
+    """tests/data/seed_lines.json is what tools/seed_lines.py writes from the seeds today: each
+    seed's digest and length, each quoted line word for word, and no line quoted that no test
+    needs. Where the seeds are not beside the clone, skipped with its reason: the other tests then
+    rest on the quotes alone."""
+    if not seed_lines.SEEDS.is_dir():
+        pytest.skip(seed_lines.NOT_BESIDE)
+    fresh, committed = seed_lines.build()["seeds"], seed_lines.quotes().data["seeds"]
+    assert sorted(fresh) == sorted(committed) == ["000", "001", "003", "004"]
+    for key, seed in fresh.items():
+        held = committed[key]
+        name = seed["file"]
+        assert (held["file"], held["sha256"], held["lines"]) == \
+            (name, seed["sha256"], seed["lines"]), f"{name} changed: run python tools/seed_lines.py"
+        for n, line in held["quoted"].items():
+            assert seed["quoted"].get(n) == line, \
+                f"{name} line {n} is not as quoted (or no test needs it): run python tools/seed_lines.py"
+        assert not set(seed["quoted"]) - set(held["quoted"]), f"{name}: lines to quote"
+    assert seed_lines.QUOTES.read_text(encoding="utf-8") == seed_lines.rendered(seed_lines.build()), \
+        "tests/data/seed_lines.json is not as tools/seed_lines.py writes it"

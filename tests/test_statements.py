@@ -1,12 +1,13 @@
 """Wrong statements about the sources (and about GPUs) stay out of the course.
 
 Each entry of WRONG is a phrasing the course once held, or a close variant, that its seed
-(``../shared/seeds/``) or the hardware contradicts: the regexes, the reason, the seed lines that
-settle it, the old wrong sentences (each must be caught, so that the test can fail) and the
-corrected wording (which must pass). The scan reads the notebooks (markdown and code cells),
-README.md, docs/**/*.md, results/**/README.md, kernels/**/*.cl, solutions/**/*.cl and
-helpers/studies/history.json, flattened: markdown emphasis, backticks and comment markers out,
-each paragraph on one line. A match whose sentence also matches ``unless`` is qualified, not wrong.
+(``../shared/seeds/``, the lines it needs quoted in tests/data/seed_lines.json) or the hardware
+contradicts: the regexes, the reason, the seed lines that settle it, the old wrong sentences (each
+must be caught, so that the test can fail) and the corrected wording (which must pass). The scan
+reads the notebooks (markdown and code cells), README.md, docs/**/*.md, results/**/README.md,
+kernels/**/*.cl, solutions/**/*.cl and helpers/studies/history.json, flattened: markdown emphasis,
+backticks and comment markers out, each paragraph on one line. A match whose sentence also matches
+``unless`` is qualified, not wrong.
 No OpenCL, no device: plain text.
 """
 
@@ -23,9 +24,8 @@ pytestmark = pytest.mark.once   # no device
 
 from helpers.paths import ROOT  # noqa: E402
 
-SEEDS = ROOT.parent / "shared" / "seeds"
-SEED_FILES = {"000": "000_bcde547a3e3fcdab.txt", "001": "001_86474a4772bee336.txt",
-              "003": "003_47bc67132b88eff6.txt", "004": "004_cf395aad3807aee4.txt"}
+from . import seed_lines  # noqa: E402
+
 FLAGS = re.IGNORECASE
 
 
@@ -408,12 +408,6 @@ def _seed_ref(wrong: Wrong) -> str:
     return ", ".join(f"{seed}:{line}" for seed, line, _ in wrong.seed)
 
 
-@pytest.fixture(scope="module")
-def seeds() -> dict[str, list[str]]:
-    assert SEEDS.is_dir(), f"the seeds are not at {SEEDS} (shared/ sits beside the repository)"
-    return {key: (SEEDS / name).read_text().splitlines() for key, name in SEED_FILES.items()}
-
-
 # ---------------------------------------------------------------------------------------------
 # the tests
 
@@ -446,10 +440,12 @@ def test_the_corrected_wording_passes(wrong):
 
 
 @pytest.mark.parametrize("wrong", WRONG, ids=lambda w: w.name)
-def test_each_reason_rests_on_a_seed_line(wrong, seeds):
+def test_each_reason_rests_on_a_seed_line(wrong):
+    """Against the seed lines quoted in the repository (tests/seed_lines.py)."""
     assert wrong.seed and wrong.reason
+    seeds = seed_lines.quotes()
     for seed, line, words in wrong.seed:
-        assert words in seeds[seed][line - 1], f"{SEED_FILES[seed]} line {line} lacks {words!r}"
+        assert words in seeds.line(seed, line), f"{seeds.file(seed)} line {line} lacks {words!r}"
 
 
 def test_the_scan_reads_the_whole_course():
