@@ -16,10 +16,10 @@ import sys
 def _devices(args: argparse.Namespace) -> int:
     from .device import device_table
     if args.check:
-        from .checking.devcheck import check_all, table
+        from .checking.devcheck import brief, check_all, table
         from .known import FAILING
         outcomes = check_all(args.device)
-        print(table(outcomes))
+        print(brief(outcomes) if args.brief else table(outcomes))
         print()
         print(device_table())
         failed = any(r["status"] in FAILING for o in outcomes for r in o["items"].values())
@@ -236,6 +236,8 @@ def _add_checking(sub) -> None:
                    help="run every kernel the course ships on every device, each device in a "
                         "separate process, and list what passes and what fails")
     p.add_argument("--device", help="with --check: only the devices whose name has this piece")
+    p.add_argument("--brief", action="store_true",
+                   help="with --check: a sentence per device (what an install prints)")
     p.add_argument("--strict", action="store_true",
                    help="with --check: exit 1 when a device fails a course kernel")
     sub.add_parser("exercises", help="list the exercises and their kernel files")

@@ -230,6 +230,11 @@ def _pass_over_failing(ranked: list[cl.Device]) -> cl.Device:
         failed = known.failures(device_key(dev))
         if not failed:
             return dev
+        said = known.unusable(device_key(dev))
+        if said:
+            PASSED_OVER.append(f"Passed over {dev.name.strip()} ({driver_name(dev)}): it cannot "
+                               f"build even a one-line kernel on this processor ({said}).")
+            continue
         shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")
         PASSED_OVER.append(f"Passed over {dev.name.strip()} ({driver_name(dev)}): it fails "
                            f"{len(failed)} of the course's kernels ({shown}); python -m helpers "

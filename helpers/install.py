@@ -70,7 +70,44 @@ def plan(env: Path, chosen: tuple[str, ...]) -> list[list[str]]:
             [py, "-m", "pip", "install", "--quiet", "-e", target],
             # the warp model's Oclgrind plugin (never fails; with no C++ compiler, pip's ziglang)
             [py, "-m", "helpers.warp.build", "--fetch-compiler"],
-            [py, "-m", "helpers", "devices", "--check"]]
+            [py, "-m", "helpers", "devices", "--check", "--brief"]]
+
+
+STEPS = ("pip: a current pip",
+         "pip: the course's packages (pyopencl, PoCL, Oclgrind, JupyterLab, ...)",
+         "the warp model: building its Oclgrind plugin",
+         "the device check: every kernel of the course on every device")
+
+
+class Ticker:
+    """Says a step's name, then every ``every`` seconds that it is still going, until it ends: no
+    wait of an install is silent for longer (a line each time; on a terminal one line, rewritten)."""
+
+    def __init__(self, label: str, every: float | None = 10.0, out=None):
+        import threading
+        self.label, self.every, self.out = label, every, out or sys.stdout
+        self.tty = hasattr(self.out, "isatty") and self.out.isatty()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+
+    def _tick(self) -> None:
+        import time
+        started = time.monotonic()
+        while self.every and not self.stop.wait(self.every):
+            line = f"  ... {self.label}: {time.monotonic() - started:.0f} s"
+            print(("\r" + line) if self.tty else line, end="" if self.tty else "\n",
+                  file=self.out, flush=True)
+
+    def __enter__(self) -> Ticker:
+        print(f"- {self.label}", file=self.out, flush=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()
+        if self.tty:
+            print(file=self.out, flush=True)
 
 
 def install_lab_extension(prefix: Path | str) -> bool:
@@ -108,8 +145,10 @@ def setup(env: Path | str = ".venv", intel: bool = True, force: bool = False,
     if not venv_python(env).is_file():
         venv.EnvBuilder(with_pip=True).create(env)
     install_lab_extension(env)
-    for command in plan(env, chosen):
-        done = run(command, cwd=ROOT)
+    for label, command in zip(STEPS, plan(env, chosen)):
+        # the device check draws its own progress bar
+        with Ticker(label, every=None if "--check" in command else 10.0):
+            done = run(command, cwd=ROOT)
         if done.returncode != 0:
             print(f"error: {' '.join(command[1:])} failed (exit code {done.returncode})",
                   file=sys.stderr)

@@ -41,6 +41,13 @@ def recorded(key: str) -> dict | None:
     return outcome
 
 
+def unusable(key: str) -> str | None:
+    """What the driver of the device with key ``key`` said when its last device check could not
+    build even a one-line kernel (it then runs nothing of the course here), or None."""
+    outcome = recorded(key)
+    return None if outcome is None else outcome.get("unusable")
+
+
 def failures(key: str) -> list[str]:
     """What the device with key ``key`` is known to fail of the course's kernels: the failing items
     of its last device check, and programs that crashed in a probe. Empty when nothing is known."""

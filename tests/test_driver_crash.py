@@ -135,3 +135,26 @@ def test_the_device_check_names_the_crash_and_checks_the_rest(crash_env, monkeyp
     assert "peaks float16: CRASHED" in table and describe(dev).split(" (")[0] in table
     # what crashed is remembered for this process's own builds
     assert any("-DVEC=float16" in f for f in devcheck.failures(dev))
+
+
+def test_a_driver_that_builds_nothing_here_is_said_once_and_its_suite_not_run(crash_env):
+    """pip's PoCL 3.0 on AMD Zen 5 builds no kernel at all ("unknown target CPU 'generic'"): the
+    install says so in one sentence (no wall of build errors), the device choice passes it over,
+    and make test's runner does not run the suite on it (it says why, and counts nothing)."""
+    env = {**crash_env, "FAKE_BUILD_NOTHING": "1", "COURSE_KEEP_VARIABLES": "FAKE_*",
+           "PYOPENCL_NO_CACHE": "1"}   # a binary from the cache would be built from no source
+    platform = choose_device(crash_env["COURSE_DEVICE"]).platform.name
+    out = subprocess.run([sys.executable, "-m", "helpers", "devices", "--check", "--brief",
+                          "--device", platform], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    said = [ln for ln in out.stdout.splitlines() if "one-line kernel" in ln]
+    assert len(said) == 1 and "unknown_target_cpu_generic" in said[0], out.stdout
+    assert "ERROR" not in out.stdout and "KernelBuildError" not in out.stdout, out.stdout
+    code = f"from tests.every_cpu import cannot_run; print(cannot_run({platform!r}))"
+    why = run(code, env)
+    assert why.returncode == 0 and "cannot build even a one-line kernel" in why.stdout, \
+        why.stdout + why.stderr
+    clean = run(code, {k: v for k, v in env.items() if k != "FAKE_BUILD_NOTHING"} | {
+        "COURSE_CACHE": str(Path(env["COURSE_CACHE"]).with_name("fresh-cache"))})
+    assert clean.stdout.strip() == "None", clean.stdout + clean.stderr

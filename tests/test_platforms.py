@@ -247,13 +247,30 @@ def test_setup_runs_the_install_then_the_device_check_and_remembers_it(tmp_path,
     assert [c[1:4] for c in ran] == [["-m", "pip", "install"], ["-m", "pip", "install"],
                                      ["-m", "helpers.warp.build", "--fetch-compiler"],
                                      ["-m", "helpers", "devices"]]
-    assert ran[1][-1] == ".[intel]" and ran[3][-1] == "--check"
+    assert ran[1][-1] == ".[intel]" and ran[3][-2:] == ["--check", "--brief"]
     assert (env / ".installed-intel").is_file()
     ran.clear()
     assert install.setup(env, run=run) == 0 and ran == []        # up to date: nothing runs
     assert install.setup(env, intel=False, run=run) == 0         # another install: it runs
     assert ran[1][-1] == "." and (env / ".installed").is_file()
     assert not (env / ".installed-intel").exists()
+
+
+def test_no_wait_of_an_install_is_silent(capsys):
+    """Each step is named, then said to be still going every `every` seconds until it ends."""
+    import io
+    import time
+    out = io.StringIO()
+    with install.Ticker("pip: the course's packages", every=0.05, out=out):
+        time.sleep(0.28)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "- pip: the course's packages"
+    assert len(lines) >= 4 and all(ln.startswith("  ... pip: the course's packages: ")
+                                   and ln.endswith(" s") for ln in lines[1:])
+    quiet = io.StringIO()
+    with install.Ticker("the device check", every=None, out=quiet):
+        time.sleep(0.1)
+    assert quiet.getvalue() == "- the device check\n"
 
 
 def test_a_failed_step_stops_setup_with_its_exit_code(tmp_path, monkeypatch):
@@ -323,7 +340,8 @@ def test_lab_installs_when_needed_then_opens_jupyterlab_printing_the_devices_onc
     run = lambda command, cwd: ran.append(command) or SimpleNamespace(returncode=0)  # noqa: E731
     assert install.lab(env, intel=False, port=8890, run=run) == 0
     tables = [c for c in ran if c[1:4] == ["-m", "helpers", "devices"]]
-    assert tables == [[str(install.venv_python(env)), "-m", "helpers", "devices", "--check"]]
+    assert tables == [[str(install.venv_python(env)), "-m", "helpers", "devices", "--check",
+                       "--brief"]]
     assert ran[-1][1:4] == ["-m", "jupyter", "lab"]    # the install's check printed the table
     assert (env / "share/jupyter/labextensions/gpgpu-opencl-course/package.json").is_file()
     ran.clear()

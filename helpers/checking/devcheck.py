@@ -17,6 +17,7 @@ bug the notebooks show, a kernel racy by design); ``wrong``, ``error`` (a build 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 
@@ -35,6 +36,33 @@ mf = cl.mem_flags
 
 class ItemWrong(AssertionError):
     """An item's kernel computed something numpy disagrees with."""
+
+
+class CannotBuild(RuntimeError):
+    """The driver builds not even a one-line kernel on this machine (pip's PoCL 3.0 on a processor
+    its LLVM 14 does not know, such as AMD Zen 5: "unknown target CPU 'generic'")."""
+
+
+FIRST = "build a one-line kernel"   # the first item: a driver that fails it runs nothing else
+NOT_RUN = "not run"
+
+
+def one_line_kernel(ctx: cl.Context, queue: cl.CommandQueue) -> None:
+    """A one-line kernel, built and run: a driver that cannot even do this cannot run the course
+    on this machine, whatever the kernel (the rest of the check is then not run)."""
+    src = "__kernel void one(__global float *a) { a[get_global_id(0)] = 1.0f; }"
+    try:
+        prg = cl.Program(ctx, src).build()
+    except Exception as e:   # pyopencl's own errors, and a KeyError of its cache on some failures
+        said = [ln.strip() for ln in str(e).splitlines() if re.search(r"\berror:", ln)]
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise CannotBuild(said[0] if said else f"{type(e).__name__}: {first}") from None
+    out = cl.Buffer(ctx, mf.WRITE_ONLY, 16)
+    prg.one(queue, (4,), None, out)
+    got = np.zeros(4, np.float32)
+    cl.enqueue_copy(queue, got, out)
+    if not (got == 1.0).all():
+        raise ItemWrong("a one-line kernel wrote wrong values")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -215,7 +243,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
     from ..bench import PEAK_WIDTHS, vector_name
     from ..exercises import exercises
     from ..experiments import with_small_sizes
-    found: dict[str, Callable] = {}
+    found: dict[str, Callable] = {FIRST: one_line_kernel}
     for w in PEAK_WIDTHS:
         found[f"peaks {vector_name(w)}"] = partial(peak_kernels, width=w)
     found.update({"demo scale": demo_scale, "demo local_memory": demo_local_memory,
@@ -253,6 +281,8 @@ def warm(device: DeviceSpec, emit) -> Callable:
                 emit(event=Event.RESULT, item=name, status="known" if note else "passed", detail=note)
             except ItemWrong as e:
                 emit(event=Event.RESULT, item=name, status="wrong", detail=str(e))
+            except CannotBuild as e:
+                emit(event=Event.RESULT, item=name, status="error", detail=str(e))
             except Exception as e:  # a build or launch error: the driver refused something
                 first = (str(e).strip().splitlines() or [type(e).__name__])[0]
                 emit(event=Event.RESULT, item=name, status="error",
@@ -271,7 +301,8 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
     from tqdm.auto import tqdm
 
     from .. import apart
-    todo = list(names or items())
+    # the one-line kernel first: a driver that cannot build it runs nothing else
+    todo = [FIRST] + [t for t in (names or items()) if t != FIRST]
     results: dict[str, dict] = {}
     built_ok: dict[str, dict] = {}
     crashed_programs: dict[str, dict] = {}
@@ -325,9 +356,14 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                             "detail": f"the process died before the item began: "
                                       f"{out.output[-300:]}"}
         todo = [t for t in todo if t not in results]
+        if results.get(FIRST, {}).get("status") in known.FAILING:   # nothing else can run
+            results.update({t: {"status": NOT_RUN, "detail": None} for t in todo})
+            todo = []
     bar.close()
     outcome = {"device": dev.name.strip(), "driver": driver_name(dev), "course": course_digest(),
                "date": time.strftime("%Y-%m-%d %H:%M:%S"), "items": results}
+    if results.get(FIRST, {}).get("status") in known.FAILING:
+        outcome["unusable"] = results[FIRST]["detail"]
     probe.remember(dev, {k: {"ok": True, "program": v} for k, v in built_ok.items()})
     probe.remember(dev, crashed_programs)
     if names is None:
@@ -354,6 +390,10 @@ def table(outcomes: list[dict]) -> str:
     header = f"{'device':<34} {'driver':<40} {'passed':>8}  failed"
     lines += [header, "-" * len(header)]
     for o in outcomes:
+        if o.get("unusable"):
+            lines.append(f"{o['device'][:34]:<34} {o['driver'][:40]:<40}   cannot run here")
+            lines.append(f"    {unusable_sentence(o)}")
+            continue
         statuses = [r["status"] for r in o["items"].values()]
         ok = sum(s in ("passed", "known") for s in statuses)
         bad = len(statuses) - ok
@@ -364,6 +404,40 @@ def table(outcomes: list[dict]) -> str:
                 label = "known lesson" if r["status"] == "known" else r["status"].upper()
                 lines.append(f"    {name}: {label}: {r['detail']}")
     return "\n".join(lines)
+
+
+def brief(outcomes: list[dict]) -> str:
+    """The check in a sentence per device, as an install says it: what ran right, what the course
+    leaves out on this driver, and no crash dump (``python -m helpers devices --check`` has them)."""
+    lines = []
+    for o in outcomes:
+        name = f"{o['driver']} ({o['device']})"
+        if o.get("unusable"):
+            lines.append(unusable_sentence(o))
+            continue
+        rs = o["items"]
+        bad = [n for n, r in rs.items() if r["status"] in known.FAILING]
+        lessons = sum(r["status"] == "known" for r in rs.values())
+        line = f"{name}: {len(rs) - len(bad)} of the course's {len(rs)} kernels run right"
+        if lessons:
+            line += f" ({lessons} of them wrong on purpose: lessons the notebooks show)"
+        lines.append(line + ".")
+        peaks = [n.split()[1] for n in bad if n.startswith("peaks ")]
+        if peaks:
+            lines.append(f"  {o['driver']} cannot run the peak kernels on {', '.join(peaks)} on "
+                         f"this processor: the course leaves them out of the peaks here.")
+        others = [n for n in bad if not n.startswith("peaks ")]
+        if others:
+            lines.append(f"  {len(others)} fail here ({', '.join(others[:4])}"
+                         f"{' ...' if len(others) > 4 else ''}): the course passes this device "
+                         f"over; python -m helpers devices --check says why.")
+    return "\n".join(lines)
+
+
+def unusable_sentence(outcome: dict) -> str:
+    """One plain sentence for a driver that builds nothing on this machine."""
+    return (f"{outcome['driver']} cannot build even a one-line kernel on this processor (it says: "
+            f"{outcome['unusable']}), so the course passes it over here and uses the others.")
 
 
 def check_all(pattern: str | None = None, progress: bool = True) -> list[dict]:

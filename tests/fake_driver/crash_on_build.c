@@ -2,7 +2,9 @@
  * loader's clBuildProgram. A build whose options contain $FAKE_CRASH_OPTION prints what LLVM prints
  * when it crashes, leaves a half-written entry in PoCL's kernel cache (as a compiler that dies
  * mid-way does) and aborts the process. Every other build goes to the real loader, named by
- * $FAKE_CRASH_LIBOPENCL. Each abort appends a line to $FAKE_CRASH_LOG, so a test counts them. */
+ * $FAKE_CRASH_LIBOPENCL. Each abort appends a line to $FAKE_CRASH_LOG, so a test counts them.
+ * With $FAKE_BUILD_NOTHING set, every build fails instead, with a compiler's error in the build
+ * log (as pip's PoCL 3.0 on a processor its LLVM does not know: "unknown target CPU 'generic'"). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -48,6 +50,12 @@ int clBuildProgram(void *program, unsigned num_devices, const void *devices, con
                     getenv("FAKE_CRASH_LIBOPENCL"));
             abort();
         }
+    }
+    const char *nothing = getenv("FAKE_BUILD_NOTHING");
+    if (nothing && *nothing) {
+        /* every kernel fails to compile: the real compiler writes an error into the build log */
+        return real(program, num_devices, devices, "-D__kernel=unknown_target_cpu_generic",
+                    notify, user_data);
     }
     return real(program, num_devices, devices, options, notify, user_data);
 }
