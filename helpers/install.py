@@ -145,7 +145,7 @@ def setup(env: Path | str = ".venv", intel: bool = True, force: bool = False,
     if not venv_python(env).is_file():
         venv.EnvBuilder(with_pip=True).create(env)
     install_lab_extension(env)
-    for label, command in zip(STEPS, plan(env, chosen)):
+    for label, command in zip(STEPS, plan(env, chosen), strict=True):
         # the device check draws its own progress bar
         with Ticker(label, every=None if "--check" in command else 10.0):
             done = run(command, cwd=ROOT)
