@@ -22,6 +22,7 @@ from helpers.exercises.cells import (
 from helpers.kernels import KERNELS, SOLUTIONS
 
 from .conftest import ROOT, TEST_REGISTRY, TESTS
+from .contradictions import contradictions
 from .shipped import committed, shipped_skeleton, tracked
 
 EXERCISES = sorted(ex.name for ex in exercises())
@@ -182,6 +183,7 @@ def test_wrong_float_copy_is_rejected_with_its_diagnosis(wrong, oclgrind_present
         either = fragment if isinstance(fragment, tuple) else (fragment,)
         assert any(x in report.message for x in either), f"{fragment!r} not in:\n{report.message}"
     assert "Traceback" not in report.message
+    assert not contradictions("float_copy", report), report.message
 
 
 def test_oclgrind_stops_at_its_first_reports(oclgrind_present):
@@ -309,6 +311,7 @@ def test_wrong_kernels_are_rejected_with_their_diagnosis(wrong, oclgrind_present
         either = fragment if isinstance(fragment, tuple) else (fragment,)
         assert any(x in report.message for x in either), f"{fragment!r} not in:\n{report.message}"
     assert "Traceback" not in report.message
+    assert not contradictions(name, report), report.message
 
 
 def test_a_kernel_oclgrind_cannot_simulate_is_simulated_built_without_optimizations(

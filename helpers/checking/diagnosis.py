@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import re
 import signal
+import textwrap
 
 import numpy as np
 
-from ..exercises import Case, Exercise, signature
+from ..exercises import Buffer, Case, Exercise, Scalar, signature
 from ..words import plural
 from . import oclgrind
 from .options import OUTPUT_LIMIT
 from .passes import PassResult
 
 # a store past the end that the work-items past the data could have made, one element each
-UNGUARDED = "work-items with no element must do nothing (guard the store with if (i < n))"
+UNGUARDED = "work-items with no element must do nothing (guard the store with {guard})"
 CLEAN = ("no out-of-bounds access, data race, uninitialized value or divergent barrier")
 
 
@@ -26,11 +27,29 @@ def _value(x: float | int) -> str:
         return f"{x:.7g}"
     return str(x)
 
+def _shift(name: str, k: int, told: str) -> list[str]:
+    """The sentence for an output that is the answer moved ``k`` places (runner.shifted_by):
+    ``told`` "guess" adds the likely slip, "fact" says the shift alone (something else, Oclgrind's
+    finding at a line or a named mistake, says why), "" nothing (the results are undefined)."""
+    if not told:
+        return []
+    sign = "+" if k > 0 else "-"
+    fact = f"{name}[i] holds the value expected at {name}[i {sign} {abs(k)}]"
+    if told == "fact":
+        return [fact + "."]
+    # which index slipped, the one read or the one stored, the output cannot tell: in a reversal
+    # out[i] = in[n - i] moves out by -1 with no "i - 1" in the kernel
+    return [f"{fact}: an index is off by {abs(k)}, in where the kernel reads or where it stores."]
+
+
 def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | None = None,
-                    past_the_end: str = "") -> list[str]:
+                    past_the_end: str = UNGUARDED.format(guard="if (i < n)"),
+                    shift: str = "guess") -> list[str]:
     """Sentences for what went wrong in one buffer of one case (see runner.analyse); ``shape``
-    (rows, columns) places the elements of a 2-D buffer; ``past_the_end``: the exercise's own
-    reading of a store past the end (``Exercise.past_the_end``)."""
+    (rows, columns) places the elements of a 2-D buffer; ``past_the_end``: what a store past the
+    end that the work-items past the data could have made means (:func:`unguarded`; "" where the
+    buffer is not one element a work-item: then an index computed past the end); ``shift``: how
+    a shifted output is told (see :func:`_shift`)."""
     out: list[str] = []
     n = f["length"]
 
@@ -49,12 +68,12 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
         if first == 0 and last == 0:
             out.append(f"wrote {name}[{n}], one element past the end of {name} (it has {n}): an "
                        f"off-by-one in the bound, e.g. i <= n where i < n is meant.")
-        elif first == 0 and case.work_items > n and last < case.work_items - n:
+        elif first == 0 and case.work_items > n and last < case.work_items - n and past_the_end:
             # the overshoot fits the work-items past the data: the store is not guarded
             out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
                        f"after {name}[{n - 1}] changed, up to {name}[{n + last}]. The launch ran "
                        f"{plural(case.work_items, 'work-item')} for {plural(n, 'element')}: "
-                       f"{past_the_end or UNGUARDED}.")
+                       f"{past_the_end}.")
         elif first == 0:
             out.append(f"wrote past the end of {name}: {plural(f['tail_changed'], 'element')} "
                        f"after {name}[{n - 1}] changed, up to {name}[{n + last}], with "
@@ -85,10 +104,7 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
         else:
             out.append(f"{k} of {n} elements of {name} were not written, the first {at(first)}.")
     if f.get("shift"):
-        k = f["shift"]
-        sign = "+" if k > 0 else "-"
-        out.append(f"{name}[i] holds the value expected at {name}[i {sign} {abs(k)}]: an index off "
-                   f"by {abs(k)} (i {sign} {abs(k)} where i is meant?).")
+        out.extend(_shift(name, f["shift"], shift))
     if f.get("view"):
         out.append(f"{f['view']} is {_value(f['view_got'])}, where the elements add up to "
                    f"{_value(f['view_expected'])}.")
@@ -106,11 +122,53 @@ def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | Non
                    + (f"; also {more}" if more else "") + ".")
     return out
 
-def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True) -> list[str]:
-    """Sentences for one failing case, the likely mistake first (``mistakes``: name them)."""
+def _always(ex: Exercise, size) -> list[str]:
+    """The exercise's size arguments that equal ``size(case)`` in every case of its record."""
+    def equal(a: Scalar) -> bool:
+        try:
+            return all(a.value(c) == size(c) for c in ex.cases)
+        except (KeyError, TypeError, ValueError):
+            return False
+    return [a.name for a in ex.args if isinstance(a, Scalar) and equal(a)]
+
+
+def store_guard(ex: Exercise, buffer: Buffer) -> str:
+    """The condition that keeps the work-items with no element of ``buffer`` from storing, in the
+    exercise's own arguments: ``ex.guard`` where the record gives one; else, where ``buffer``
+    holds one element a work-item of the range, ``if (i < n)`` for a 1-D range and ``if (x <
+    width && y < height)`` for a 2-D one, named by the size arguments that are its length (its
+    columns and rows); "" where it holds none (a partial result a work-group)."""
+    if ex.guard is not None:
+        return ex.guard
+    dims = len(ex.cases[0].global_size) if ex.cases else 1
+    if dims == 1:
+        n = _always(ex, buffer.length)
+        return f"if (i < {n[0]})" if n else ""
+    if dims == 2 and buffer.shape is not None:
+        cols = _always(ex, lambda c: buffer.shape(c)[1])
+        # (a square one's rows by another name than its columns, where one fits)
+        rows = sorted(_always(ex, lambda c: buffer.shape(c)[0]), key=lambda r: r in cols[:1])
+        return f"if (x < {cols[0]} && y < {rows[0]})" if cols and rows else ""
+    return ""
+
+
+def unguarded(ex: Exercise, buffer: Buffer) -> str:
+    """What a store past the end of ``buffer`` means where the work-items past the data could have
+    made it (the ``past_the_end`` of :func:`describe_buffer`)."""
+    if ex.past_the_end:
+        return ex.past_the_end
+    guard = store_guard(ex, buffer)
+    return UNGUARDED.format(guard=guard) if guard else ""
+
+
+def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True,
+                  found: bool = False) -> list[str]:
+    """Sentences for one failing case, the likely mistake first (``mistakes``: name them, and
+    read patterns in the outputs at all: not where they are undefined, after a race; ``found``:
+    Oclgrind found something at a line, which says better than a guess where the slip is)."""
     if "run_error" in r:
-        return [f"the kernel failed while running on the device (the driver said: "
-                f"{r['run_error']}): the usual cause is an access far outside a buffer."]
+        return [f"the kernel failed while running on the device: the usual cause is an access "
+                f"far outside a buffer (the driver said: {r['run_error']})."]
     if "launch_error" in r:
         return [f"the launch failed: {r['launch_error']}. Are the kernel's arguments those of the "
                 f"contract, {signature(ex)}?"]
@@ -126,9 +184,13 @@ def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True) -> l
         extra = m.details(case) if m.details else {}
         out.append("likely mistake: " + m.message.format(**sizes, **extra) + "."
                    + hint_clause(getattr(m, "hint", 0)))
-    shapes = {b.name: b.shape(case) for b in ex.buffers() if b.shape is not None}
+    # a shift is a guess at the slip only where nothing else explains the outputs
+    shift = "" if not mistakes else "fact" if found or r.get("mistakes") else "guess"
+    buffers = {b.name: b for b in ex.buffers()}
     for name, f in r["buffers"].items():
-        out.extend(describe_buffer(name, f, case, shapes.get(name), ex.past_the_end))
+        b = buffers[name]
+        out.extend(describe_buffer(name, f, case, b.shape(case) if b.shape else None,
+                                   unguarded(ex, b), shift))
     return out
 
 def oclgrind_gap(p: PassResult | None) -> str | None:
@@ -195,6 +257,30 @@ def finding_lines(findings: list[oclgrind.Finding], shown: str, limit: int = 4) 
 def indent(lines: list[str], prefix: str = "  ") -> str:
     return "\n".join(prefix + x.replace("\n", "\n" + prefix) for x in lines)
 
+
+WIDTH = 100     # the columns a verdict is wrapped at: a notebook's output, a wide terminal
+_CARET = re.compile(r"^\s*[\^~]+\s*$")     # a compiler's marker under the line above it
+
+
+def wrapped(message: str, width: int = WIDTH) -> str:
+    """``message`` as it is shown: each line longer than ``width`` broken between words (a
+    notebook's output, and a terminal, would break it inside a word), its continuation indented
+    four more spaces than the line (two more is a line's own detail, such as Oclgrind's line of
+    source); a word longer than the line (a path) is never split, nor a line of source that a
+    compiler's ``^~~`` marker points into."""
+    lines = message.splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        if len(line) <= width or _CARET.match(below):
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip())]
+        out.extend(textwrap.wrap(line.strip(), width, initial_indent=lead,
+                                 subsequent_indent=lead + "    ", break_long_words=False,
+                                 break_on_hyphens=False))
+    return "\n".join(out)
+
 def output_tail(p: PassResult, limit: int = 6) -> str | None:
     lines = [x for x in p.output.splitlines() if x.strip()]
     return "\n".join(lines[-limit:]) if lines else None
@@ -248,11 +334,66 @@ def outside_a_buffer(op: PassResult | None) -> bool:
                                   for f in op.findings)
 
 
+# the lines a dying LLVM-based driver prints whatever killed its process (Intel's CPU runtime:
+# "PLEASE submit a bug report to https://software.intel.com/...", then a stack dump)
+_DRIVER_CRASH_REPORT = re.compile(r"PLEASE submit a bug report|Stack dump|Program arguments:|"
+                                  r"^\s*#?\d+\.?\s+(0x[0-9a-fA-F]+|\S+\.so|Running pass)")
+
+
+def crash_output(output: str, limit: int = 6) -> list[str]:
+    """What a crashed process printed, after the verdict's sentences: the last lines of its own
+    (the kernel's printf, a message), then the driver's crash report, labelled as the driver's
+    (it asks for a bug report whatever crashed the process, the learner's kernel too)."""
+    lines = [x for x in output.splitlines() if x.strip()]
+    driver = [x for x in lines if _DRIVER_CRASH_REPORT.search(x)]
+    own = [x for x in lines if not _DRIVER_CRASH_REPORT.search(x)][-limit:]
+    out = ["the process printed before it died:\n" + "\n".join("  " + x for x in own)] if own else []
+    if driver:
+        out.append("the OpenCL driver's own crash report, which it prints whatever crashed its "
+                   "process (a kernel's access outside a buffer too):\n"
+                   + "\n".join("  " + x for x in driver[:3]))
+    return out
+
+
+def _crash(p: PassResult, where: str) -> str:
+    """The sentence for a device pass whose process died ``where``."""
+    sig = -p.exit_code if p.exit_code and p.exit_code < 0 else None
+    name = signal.Signals(sig).name if sig and sig in signal.Signals._value2member_map_ \
+        else f"exit code {p.exit_code}"
+    return crash_sentence(name, where, p.crashed_in < 0, p.output)
+
+
+def _failing_cases(ex: Exercise, p: PassResult, mistakes: bool, found: bool) -> list[str]:
+    """The most telling failing case told, and the others named (see :func:`device_failure`)."""
+    failing = p.failing()
+    if not failing:
+        return []
+    first = most_telling(p, failing, len(ex.cases))
+    lines = [f"case {p.cases[first].label()}:"]
+    lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first],
+                                                  mistakes, found))
+    hung_case = p.hung_in is not None and 0 <= p.hung_in < len(p.cases) \
+        and p.hung_in not in p.results   # told above: not among the cases never run
+    unrun = len(p.cases) - len(p.results) - hung_case
+    if unrun and p.crashed_in is None:
+        were = "was" if unrun == 1 else "were"
+        lines.append(f"{plural(unrun, 'case')} after the one that hung {were} not run."
+                     if hung_case else
+                     f"{plural(unrun, 'later case')} {were} not run after that error.")
+    others = [i for i in failing if i != first]
+    if others:
+        lines.append(f"{plural(len(others), 'more case')} failed: "
+                     + "; ".join(p.cases[i].label() for i in others[:4])
+                     + ("; ..." if len(others) > 4 else ""))
+    return lines
+
+
 def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bool = True,
-                   outside: bool = False) -> list[str]:
+                   outside: bool = False, found: bool = False) -> list[str]:
     """Sentences for what went wrong in the device pass (empty when it was all correct);
-    ``mistakes``: name the likely mistakes the outputs match; ``outside``: Oclgrind saw the
-    kernel read or write outside a buffer (then a hang is told as what such an access can do)."""
+    ``mistakes``: name the likely mistakes the outputs match (see :func:`describe_case`);
+    ``outside``: Oclgrind saw the kernel read or write outside a buffer (then a hang is told as
+    what such an access can do); ``found``: Oclgrind found something at a line."""
     def label(i: int) -> str:
         return "while building" if i < 0 else (
             "after the last case, as the process exited" if i >= len(p.cases)
@@ -261,8 +402,8 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
     if p.build_error:
         return ["does not compile:", p.build_error]
     if p.no_kernel:
-        found = ", ".join(p.no_kernel["found"]) or "none"
-        return [f"has no kernel function named {ex.function} (kernels found: {found}). The "
+        found_here = ", ".join(p.no_kernel["found"]) or "none"
+        return [f"has no kernel function named {ex.function} (kernels found: {found_here}). The "
                 f"contract is: {signature(ex)}"]
     if p.flooded:
         lines = [f"printed more than {OUTPUT_LIMIT >> 20} MiB and was stopped: a printf in a loop, "
@@ -286,34 +427,10 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
                      f"memory of the process running the kernel, which then crashes or hangs: "
                      f"keep every access inside its buffer first; if it still hangs, look for a "
                      f"loop that never ends.")
-    if p.crashed_in is not None:
-        sig = -p.exit_code if p.exit_code and p.exit_code < 0 else None
-        name = signal.Signals(sig).name if sig and sig in signal.Signals._value2member_map_ \
-            else f"exit code {p.exit_code}"
-        lines.append(crash_sentence(name, label(p.crashed_in), p.crashed_in < 0, p.output))
-        tail = output_tail(p)
-        if tail:
-            lines.append("the process printed:\n" + tail)
-    failing = p.failing()
-    if failing:
-        first = most_telling(p, failing, len(ex.cases))
-        lines.append(f"case {p.cases[first].label()}:")
-        lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first],
-                                                      mistakes))
-        hung_case = p.hung_in is not None and 0 <= p.hung_in < len(p.cases) \
-            and p.hung_in not in p.results   # told above: not among the cases never run
-        unrun = len(p.cases) - len(p.results) - hung_case
-        if unrun and p.crashed_in is None:
-            were = "was" if unrun == 1 else "were"
-            lines.append(f"{plural(unrun, 'case')} after the one that hung {were} not run."
-                         if hung_case else
-                         f"{plural(unrun, 'later case')} {were} not run after that error.")
-        others = [i for i in failing if i != first]
-        if others:
-            lines.append(f"{plural(len(others), 'more case')} failed: "
-                         + "; ".join(p.cases[i].label() for i in others[:4])
-                         + ("; ..." if len(others) > 4 else ""))
-    return lines
+    if p.crashed_in is not None:   # what the kernel did first; what the process printed last
+        lines.append(_crash(p, label(p.crashed_in)))
+    lines += _failing_cases(ex, p, mistakes, found)
+    return lines + (crash_output(p.output) if p.crashed_in is not None else [])
 
 def oclgrind_report(ex: Exercise, op: PassResult, shown: str) -> list[str]:
     """Oclgrind's findings at their lines, and what the exercise reads in them."""

@@ -269,7 +269,8 @@ class _Verdict:
                        f"access, ran the same cases correctly and found {CLEAN}. Your kernel is "
                        f"correct: the driver ({self.dp.device.platform_version.split('  ')[0]}) "
                        f"miscompiled it, so do not trust its results on that device. What the device "
-                       f"did:\n" + indent(device_failure(self.ex, self.dp, self.run_timeout)))
+                       f"did:\n" + indent(device_failure(self.ex, self.dp, self.run_timeout,
+                                                         mistakes=False)))
                 return CheckReport(self.name, True, msg, self.path, self.seed, self.dp, self.op,
                                    miscompiled=True)
         return None
@@ -284,7 +285,8 @@ class _Verdict:
         undefined = self.op is not None and any(f.kind in ("race", "divergent_barrier", "divergence")
                                            for f in self.op.findings)
         outside = outside_a_buffer(self.op)
-        lines = device_failure(self.ex, self.dp, self.run_timeout, mistakes=not undefined, outside=outside)
+        lines = device_failure(self.ex, self.dp, self.run_timeout, mistakes=not undefined,
+                               outside=outside, found=certain)
         if self.op is not None:
             found = oclgrind_report(self.ex, self.op, self.shown)
             lines = found + lines if certain else lines + found
@@ -298,7 +300,8 @@ class _Verdict:
                              + ("see what it reports." if self.op.findings else "the results are wrong:"))
                 for i in wrong_there[:1]:
                     lines.extend("  " + x for x in describe_case(self.ex, self.op.cases[i],
-                                                                 self.op.results[i]))
+                                                                 self.op.results[i],
+                                                                 not undefined, certain))
             elif self.device_ok:
                 # Correct on the device but not clean: the device hid a real bug.
                 if outside:

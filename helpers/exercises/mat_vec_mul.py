@@ -118,6 +118,7 @@ register(Exercise(
     ),
     widest=_mat_vec_extremes,
     tiled=True,
+    guard="",   # a row a work-group: a store past height is a wrong row, not a guard
     contract=("`w = m . v`, `m` row-major height x width; `partial` holds one float per work-item; "
               "one work-group per row at a time, coalesced reads (the whitepaper's step); there may"
               " be fewer work-groups than rows"),

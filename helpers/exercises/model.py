@@ -280,6 +280,11 @@ class Exercise:
     # have made it (one element a work-item: "work-items with no element must do nothing"); a
     # sentence, for exercises whose work-items own several elements.
     past_the_end: str = ""
+    # The condition that keeps the work-items with no element from storing, as the verdict's
+    # advice writes it ("if (row < m && col < n)"); None: made from the size arguments (see
+    # helpers.checking.diagnosis.store_guard); "": none, the output is not one element a
+    # work-item (a bin, a row a work-group)
+    guard: str | None = None
     # Where the exercise stands in the course's list (:func:`exercises`): (level of the training,
     # rank in the level); ties keep the order of registration, and a record that gives none
     # comes after the course's own.

@@ -107,6 +107,7 @@ register(Exercise(
     widest=_transpose_extremes,
     tiled=True,
     tile_reads=0.75,
+    guard="if (ox < height && oy < width), ox and oy the column and row of out it stores",
     wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
     # the counters' case has 16x16 work-groups: a warp spans two rows of the tile, and the T + 1
     # padding leaves those two rows 2-way in conflict (an unpadded tile: 8-way)
