@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 
 
@@ -104,15 +105,18 @@ def _check(args: argparse.Namespace) -> int:
     apart.POOL.prepare_after = False   # one check, then this process ends: no worker to keep warm
     values = dict(solutions=args.solutions, device=args.device, seed=args.seed,
                   run_timeout=args.timeout, require_speed=args.require_speed or None)
+    from .checking.diagnosis import WIDTH, wrapped
+    # wrapped between words at the terminal's width (a terminal breaks a long line inside a word)
+    width = shutil.get_terminal_size((WIDTH, 24)).columns - 1 if sys.stdout.isatty() else WIDTH
     try:
         if args.json:
             report = run_check(args.name, args.kernel, **values)
         else:   # a performance exercise's verdict shows before its speed is timed
-            report, rest = run_check_printing(args.name, args.kernel, **values)
+            report, rest = run_check_printing(args.name, args.kernel, width=width, **values)
     except CheckUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(report_json(report), indent=1) if args.json else rest)
+    print(json.dumps(report_json(report), indent=1) if args.json else wrapped(rest, width))
     return 0 if report.passed else 1
 
 

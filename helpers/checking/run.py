@@ -25,12 +25,14 @@ from ..exercises.passed import remember_pass
 from ..kernels import KERNELS, display_path, kernel_path, solutions_on
 from . import learner
 from .diagnosis import (
+    WIDTH,
     device_failure,
     hints_line,
     indent,
     oclgrind_report,
     outside_a_buffer,
     speed_report,
+    wrapped,
 )
 from .observers import publish
 from .options import (
@@ -61,7 +63,7 @@ class KernelCheckFailed(AssertionError):
         self.report = report
 
     def _render_traceback_(self) -> list[str]:  # IPython shows the diagnosis, not a traceback
-        return [f"KernelCheckFailed: {self.report.message}"]
+        return [wrapped(f"KernelCheckFailed: {self.report.message}")]
 
 
 
@@ -373,21 +375,22 @@ def check(name: str, kernel: str | Path | None = None, options: CheckOptions | N
     if not report.passed:
         if strict_checks():
             raise KernelCheckFailed(report)
-        print(report.message)
+        print(wrapped(report.message))
         return
-    print(rest)
+    print(wrapped(rest))
 
 
 def run_check_printing(name: str, kernel: str | Path | None = None,
-                       options: CheckOptions | None = None,
+                       options: CheckOptions | None = None, *, width: int = WIDTH,
                        **option_values) -> tuple[CheckReport, str]:
     """:func:`run_check`, printing a passed performance exercise's verdict as soon as it is known,
-    before its speed is timed (three kernels over several rounds: seconds more). Returns the
-    report and what of its message is still to print."""
+    before its speed is timed (three kernels over several rounds: seconds more), wrapped at
+    ``width`` columns. Returns the report and what of its message is still to print (unwrapped:
+    the caller wraps it as it prints it, :func:`.diagnosis.wrapped`)."""
     shown: list[str] = []
 
     def early(message: str) -> None:
-        print(message + "\n  Now timing its speed...", flush=True)
+        print(wrapped(message, width) + "\n  Now timing its speed...", flush=True)
         shown.append(message)
 
     import time
