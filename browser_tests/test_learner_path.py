@@ -100,6 +100,26 @@ def replace_editor_text(page, editor, text: str) -> None:
     page.keyboard.insert_text(text)
 
 
+WRONG = ("__kernel void float_copy(__global const float *src, __global float *dst, const uint n)\n"
+         "{\n    const uint i = get_global_id(0);\n    if (i < n) dst[i] = 2.0f * src[i];\n}\n")
+
+
+def wait_for_file(path, text: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while path.read_text().strip() != text.strip() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert path.read_text().strip() == text.strip()
+
+
+def is_highlighted_as_c(cell) -> bool:
+    """A C comment line of the cell is one token (a comment), as the file editor draws it: in
+    Python's mode its words "from" and "with" would be keywords of their own."""
+    line = cell.locator(".cm-line", has_text="// Check it from the notebook with").first
+    line.wait_for(timeout=30_000)
+    return line.evaluate("(el) => el.children.length === 1 && "
+                         "el.children[0].textContent === el.textContent")
+
+
 def test_the_first_exercise_by_the_editor_then_by_a_kernel_cell(course, browser):  # noqa: F811
     url, copy, work, _, _ = course
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -131,18 +151,48 @@ def test_the_first_exercise_by_the_editor_then_by_a_kernel_cell(course, browser)
                            ".textContent)", timeout=30_000)
     replace_editor_text(page, editor, SOLUTION)
     page.keyboard.press("Control+s")
-    for _ in range(60):
-        if (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip():
-            break
-        time.sleep(0.5)
-    assert (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip()
+    wait_for_file(copy / "kernels/float_copy.cl", SOLUTION)
 
-    # back to notebook 00: its first cell, then the exercise's cell checks the saved file
+    # back to notebook 00: its first cell, then the exercise's cell, run as it is, checks the
+    # saved file and takes its text (it never overwrites the editor's work)
     page.locator(".lm-TabBar-tab", has_text="00-host-and-device.ipynb").first.click()
     run_cell(page, page.locator(".jp-CodeCell").first)
     exercise = cell_with(page, "%%kernel float_copy")
+    assert is_highlighted_as_c(exercise), "the %%kernel cell is not highlighted as OpenCL C"
     out = run_cell(page, exercise)
-    assert "still holds the starting kernel" in out and "✔ float_copy passed" in out, out
+    assert "did not overwrite it" in out and "✔ float_copy passed" in out, out
+    wrap = exercise.locator(".jp-OutputArea-output pre").first.evaluate(
+        "(e) => getComputedStyle(e).wordBreak")
+    assert wrap == "normal", f"a verdict's lines break inside words ({wrap})"
+    cell_text = lambda: exercise.locator(".cm-content").inner_text()  # noqa: E731
+    assert "get_global_id" in cell_text() and "TODO" not in cell_text(), cell_text()
+    assert (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip()
+
+    # the learner's report, step by step: the cell saves a wrong kernel; the editor tab, open on
+    # the file, shows it (it reloads and says so) before the learner edits there
+    replace_editor_text(page, exercise.locator(".jp-InputArea-editor"), "%%kernel float_copy\n"
+                        + WRONG)
+    out = run_cell(page, exercise)
+    assert "float_copy failed" in out and "the text it replaced is kept as" in out, out
+    assert (copy / "kernels/float_copy.cl").read_text().strip() == WRONG.strip()
+    page.locator(".lm-TabBar-tab", has_text="float_copy.cl").first.click()
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-FileEditor .cm-content')]"
+                           ".some(e => e.textContent.includes('2.0f'))", timeout=15_000)
+    page.locator(".jp-toast-message", has_text="saved outside this editor").first.wait_for(
+        timeout=15_000)
+    # ... fixes it there and saves (no "overwrite?" question: the tab held the file's text) ...
+    replace_editor_text(page, editor, SOLUTION)
+    page.keyboard.press("Control+s")
+    assert page.locator(".jp-Dialog").count() == 0, page.locator(".jp-Dialog").inner_text()
+    wait_for_file(copy / "kernels/float_copy.cl", SOLUTION)
+    # ... and runs the cell as it is: the fix survives, the cell shows it, the check judges it
+    page.locator(".lm-TabBar-tab", has_text="00-host-and-device.ipynb").first.click()
+    exercise = cell_with(page, "%%kernel float_copy")
+    out = run_cell(page, exercise)
+    assert "did not overwrite it" in out and "✔ float_copy passed" in out, out
+    assert "The cell's own text is kept as kernels/previous/float_copy-" in out, out
+    assert (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip()
+    assert "2.0f" not in cell_text() and "get_global_id" in cell_text(), cell_text()
 
     # the kernel-cell route: the file back to the skeleton, the solution written in the cell
     skeleton = subprocess.run(["git", "show", "HEAD:kernels/float_copy.cl"], cwd=ROOT,
@@ -152,9 +202,9 @@ def test_the_first_exercise_by_the_editor_then_by_a_kernel_cell(course, browser)
                         "%%kernel float_copy\n" + SOLUTION)
     out = run_cell(page, exercise)
     assert "✔ float_copy passed" in out, out
-    assert "previous version is kept as kernels/previous/float_copy-1.cl" in out, out
+    kept = re.search(r"the text it replaced is kept as (kernels/previous/float_copy-\d+\.cl)", out)
+    assert kept and (copy / kept.group(1)).read_bytes() == skeleton, out
     assert (copy / "kernels/float_copy.cl").read_text().strip() == SOLUTION.strip()
-    assert (copy / "kernels/previous/float_copy-1.cl").read_bytes() == skeleton
     assert problems(page) == []
     page.screenshot(path=str(work / "00-exercise.png"))
     page.close()

@@ -110,9 +110,33 @@ class Ticker:
             print(file=self.out, flush=True)
 
 
+# JupyterLab's settings the course overrides (share/jupyter/lab/settings/overrides.json): its offer
+# to fetch Jupyter's news, a question that means nothing to a learner in their first minutes
+LAB_SETTINGS = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                                "checkForUpdates": False}}
+
+
+def override_lab_settings(prefix: Path | str) -> None:
+    """Merge :data:`LAB_SETTINGS` into ``prefix``'s overrides.json, keeping whatever else is
+    there (a hub's or conda's own overrides)."""
+    import json
+    path = Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    try:
+        current = json.loads(path.read_text(encoding="utf-8"))
+        current = current if isinstance(current, dict) else {}
+    except (OSError, ValueError):
+        current = {}
+    merged = {**current, **{k: {**current.get(k, {}), **v} for k, v in LAB_SETTINGS.items()}}
+    if merged != current:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+
+
 def install_lab_extension(prefix: Path | str) -> bool:
     """Copy the course's JupyterLab extension into ``prefix``'s share/jupyter/labextensions (a
-    copy, not a link: Windows makes links only with special rights). True when it changed."""
+    copy, not a link: Windows makes links only with special rights), and the course's settings
+    into its overrides.json. True when the extension changed."""
+    override_lab_settings(prefix)
     target = Path(prefix) / "share" / "jupyter" / "labextensions" / LAB_EXTENSION.name
     files = [p.relative_to(LAB_EXTENSION) for p in LAB_EXTENSION.rglob("*") if p.is_file()]
     if target.is_dir() and all((target / f).is_file() and filecmp.cmp(LAB_EXTENSION / f, target / f,

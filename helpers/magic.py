@@ -1,12 +1,17 @@
 """The ``%%kernel NAME`` cell magic: write an exercise's kernel in a notebook cell and check it.
 
-The cell's text is saved as ``kernels/NAME.cl`` (the file the editor route opens too), then checked
-exactly as ``check("NAME")`` would. Nothing the learner wrote is lost: a file it replaces is kept
-first in ``kernels/previous/NAME-N.cl`` (N counting up), and the first save of a session says where.
-A cell that still holds the exercise's starting kernel (its digest is the shipped skeleton's,
-``helpers/data/skeletons.json``) never replaces a file that differs from it: that file is the
-learner's work by the editor route, and it is what the cell checks. So Run All never undoes work done
-in the editor, and the one cell serves both routes. With the solutions switched on
+One kernel, one truth: the file ``kernels/NAME.cl`` (the file the editor route opens too). Running
+the cell saves the cell's text there, then checks the file exactly as ``check("NAME")`` would; the
+text it replaces is kept in ``kernels/previous/NAME-N.cl`` (N counting up), and every such save says
+where. But when the file holds text this cell did not put there (edited in JupyterLab's editor, or
+copied back from ``kernels/previous/``), the cell never overwrites it: the cell takes the file's
+text (IPython's ``set_next_input``, which JupyterLab applies to the running cell), keeps its own
+text in ``kernels/previous/`` if it differs, says both, and checks the file. What the cell last
+saved or took is recorded per exercise in ``kernels/previous/.cells.json`` (a digest), so the rule
+holds across restarts; a file holding the shipped skeleton (``helpers/data/skeletons.json``) is
+the cell's to write (the skeleton is never lost: git and the course ship it). So Run All never
+undoes work done in the editor, and no order of editing checks or saves an older text without
+saying so. With the solutions switched on
 (``COURSE_SOLUTIONS=1``: the course's own tests) the cell is not saved and the solution is checked,
 so that no test ever writes into a learner's ``kernels/``.
 
@@ -29,7 +34,6 @@ from .paths import ROOT
 SKELETONS = ROOT / "helpers" / "data" / "skeletons.json"
 
 USAGE = "usage: %%kernel NAME, then the kernel's OpenCL C source in the rest of the cell"
-_told: set[str] = set()   # the exercises whose way back was printed in this session
 
 
 def digest(text: str) -> str:
@@ -52,13 +56,18 @@ def is_skeleton(name: str, text: str) -> bool:
     return skeleton_digests().get(name) == digest(text)
 
 
-def keep_previous(path: Path) -> Path:
-    """Copy ``path`` to ``kernels/previous/NAME-N.cl``, N one past the last kept; the copy's path."""
+def _next_kept(path: Path) -> Path:
+    """``kernels/previous/NAME-N.cl``, N one past the last kept."""
     folder = path.parent / "previous"
     folder.mkdir(exist_ok=True)
     pattern = re.compile(rf"{re.escape(path.stem)}-(\d+)\.cl")
     numbers = [int(m.group(1)) for p in folder.iterdir() if (m := pattern.fullmatch(p.name))]
-    kept = folder / f"{path.stem}-{max(numbers, default=0) + 1}.cl"
+    return folder / f"{path.stem}-{max(numbers, default=0) + 1}.cl"
+
+
+def keep_previous(path: Path) -> Path:
+    """Copy ``path`` to ``kernels/previous/NAME-N.cl``, N one past the last kept; the copy's path."""
+    kept = _next_kept(path)
     shutil.copyfile(path, kept)
     return kept
 
@@ -73,6 +82,61 @@ def save_kernel(name: str, text: str) -> tuple[Path, Path | None, bool]:
     kept = keep_previous(path) if old is not None else None
     path.write_text(text, encoding="utf-8")
     return path, kept, True
+
+
+def _record_file(path: Path) -> Path:
+    return path.parent / "previous" / ".cells.json"
+
+
+def last_synced(path: Path) -> str | None:
+    """The digest of the text a ``%%kernel`` cell last saved to (or took from) ``path``."""
+    try:
+        return json.loads(_record_file(path).read_text()).get(path.stem)
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def remember_synced(path: Path, text: str) -> None:
+    record = _record_file(path)
+    try:
+        known = json.loads(record.read_text())
+        known = known if isinstance(known, dict) else {}
+    except (OSError, ValueError):
+        known = {}
+    record.parent.mkdir(exist_ok=True)
+    record.write_text(json.dumps({**known, path.stem: digest(text)}, indent=1))
+
+
+def changed_elsewhere(name: str, path: Path) -> str | None:
+    """The file's text when it holds text no ``%%kernel`` cell put there (nor the shipped
+    skeleton): the learner's work by the editor route. None when the file is the cell's to write."""
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if digest(text) == last_synced(path) or is_skeleton(name, text):   # the skeleton: shipped
+        return None
+    return text
+
+
+def keep_text(path: Path, text: str) -> Path:
+    """Keep ``text`` in ``kernels/previous/NAME-N.cl`` as :func:`keep_previous` keeps a file."""
+    kept = _next_kept(path)
+    kept.write_text(text, encoding="utf-8")
+    return kept
+
+
+def take_into_cell(name: str, text: str) -> bool:
+    """Replace the running cell's text with ``%%kernel NAME`` and ``text`` (JupyterLab applies
+    IPython's set_next_input with replace to the cell that ran). False outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    ipython = get_ipython()
+    if ipython is None:
+        return False
+    ipython.set_next_input(f"%%kernel {name}\n{text}", replace=True)
+    return True
 
 
 def kernel(line: str, cell: str) -> None:
@@ -95,21 +159,29 @@ def kernel(line: str, cell: str) -> None:
         return
     text = cell if cell.endswith("\n") else cell + "\n"
     path = kernel_path(name, solutions=False)
-    if is_skeleton(name, text) and path.is_file() and not is_skeleton(name, path.read_text(
-            encoding="utf-8", errors="replace")):
-        print(f"This cell still holds the starting kernel, so it checks your "
-              f"{display_path(path)} (write your kernel in this cell to check the cell instead).")
-        check(name)
-        return
-    path, kept, written = save_kernel(name, text)
-    if kept is not None and name not in _told:
-        _told.add(name)
-        print(f"Saved {display_path(path)}. Your previous version is kept as {display_path(kept)}: "
-              f"each save keeps the file it replaces in kernels/previous/; to go back, copy one "
-              f"over {display_path(path)} (or paste it into this cell).")
-    elif written:
-        print(f"Saved {display_path(path)}.")
+    theirs = changed_elsewhere(name, path)
+    if theirs is not None and digest(theirs) != digest(text):
+        take_file(name, path, text, theirs)
+    else:
+        path, kept, written = save_kernel(name, text)
+        remember_synced(path, text)
+        if kept is not None:
+            print(f"Saved {display_path(path)}; the text it replaced is kept as "
+                  f"{display_path(kept)} (copy it back, or paste it here, to return to it).")
+        elif written:
+            print(f"Saved {display_path(path)}.")
     check(name)
+
+
+def take_file(name: str, path: Path, text: str, theirs: str) -> None:
+    """The file changed outside this cell: the cell takes the file's text, keeping its own."""
+    kept = None if is_skeleton(name, text) else keep_text(path, text)
+    shown = take_into_cell(name, theirs)
+    remember_synced(path, theirs)
+    where = "this cell now shows it" if shown else "run check() on it"
+    print(f"{display_path(path)} was changed outside this cell (in the editor?) since the cell "
+          f"last saved it, so the cell did not overwrite it: {where}, and the check runs on it."
+          + (f" The cell's own text is kept as {display_path(kept)}." if kept else ""))
 
 
 def load_ipython_extension(ipython) -> None:

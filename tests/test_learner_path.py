@@ -36,8 +36,12 @@ def workspace(tmp_path, monkeypatch):
     monkeypatch.setattr("helpers.kernels.KERNELS", kernels)
     monkeypatch.setenv("COURSE_SOLUTIONS", "0")
     monkeypatch.setenv("COURSE_STRICT_CHECKS", "0")
-    monkeypatch.setattr(magic, "_told", set())
+    monkeypatch.setattr(magic, "take_into_cell", lambda name, text: TAKEN.append(text) or True)
+    TAKEN.clear()
     return kernels
+
+
+TAKEN: list[str] = []   # what the cell was given of the file (set_next_input, in JupyterLab)
 
 
 def skeleton_text() -> str:
@@ -51,14 +55,15 @@ def test_a_kernel_cell_is_saved_checked_and_the_previous_version_kept(workspace,
     assert (workspace / "float_copy.cl").read_text() == SOLVED
     kept = workspace / "previous" / "float_copy-1.cl"
     assert kept.read_text() == skeleton_text()
-    assert "Your previous version is kept as" in out and "float_copy-1.cl" in out
+    assert re.search(r"the text it replaced is kept as \S*previous/float_copy-1.cl", out), out
     assert "✔ float_copy passed" in out
-    # a second save keeps the solved file too, and says where only once
+    # every save that replaces text says where the text went
     magic.kernel("float_copy", WRONG)
     out = capsys.readouterr().out
     assert (workspace / "previous" / "float_copy-2.cl").read_text() == SOLVED
-    assert "Your previous version" not in out and "Saved" in out
+    assert re.search(r"the text it replaced is kept as \S*previous/float_copy-2.cl", out), out
     assert "float_copy failed" in out                       # printed, not raised: Run All goes on
+    assert TAKEN == []
 
 
 def test_an_untouched_skeleton_cell_checks_the_file_the_editor_saved(workspace, capsys,
@@ -67,8 +72,56 @@ def test_an_untouched_skeleton_cell_checks_the_file_the_editor_saved(workspace, 
     magic.kernel("float_copy", skeleton_text())
     out = capsys.readouterr().out
     assert (workspace / "float_copy.cl").read_text() == SOLVED       # not undone by Run All
-    assert not (workspace / "previous").exists()
-    assert "still holds the starting kernel" in out and "✔ float_copy passed" in out
+    assert "did not overwrite it" in out and "✔ float_copy passed" in out
+    assert TAKEN == [SOLVED]                                # the cell now shows the file's text
+    assert not list((workspace / "previous").glob("*.cl"))  # the skeleton needs no keeping
+
+
+def test_the_editor_fix_survives_a_cell_run_as_it_is(workspace, capsys, oclgrind_present):
+    """The learner's report: the cell saved a wrong kernel, the learner fixed the file in the
+    editor, then ran the cell as it was. The fix stays in the file, the cell takes it, and the
+    check judges it."""
+    magic.kernel("float_copy", WRONG)                       # the cell's wrong kernel, saved
+    assert "float_copy failed" in capsys.readouterr().out
+    (workspace / "float_copy.cl").write_text(SOLVED)        # fixed in the editor
+    magic.kernel("float_copy", WRONG)                       # the cell run as it is
+    out = capsys.readouterr().out
+    assert (workspace / "float_copy.cl").read_text() == SOLVED
+    assert "✔ float_copy passed" in out and "did not overwrite it" in out, out
+    assert TAKEN == [SOLVED]
+    kept = re.search(r"The cell's own text is kept as \S*(previous/float_copy-\d+\.cl)", out)
+    assert kept and (workspace / kept.group(1)).read_text() == WRONG, out
+    # the cell now holds the file's text: running it again saves nothing and checks the same
+    magic.kernel("float_copy", SOLVED)
+    out = capsys.readouterr().out
+    assert "Saved" not in out and "did not overwrite" not in out and "✔ float_copy passed" in out
+    # and an edit in the cell after that is the cell's to save, keeping the file's text
+    magic.kernel("float_copy", WRONG)
+    out = capsys.readouterr().out
+    assert (workspace / "float_copy.cl").read_text() == WRONG and "the text it replaced" in out
+
+
+def test_a_cell_and_an_editor_both_changed_keep_both_texts(workspace, capsys, oclgrind_present):
+    """Edited in the cell and in the editor since the cell last saved: the file is not
+    overwritten, the cell's text is kept in previous/, and the check says so."""
+    magic.kernel("float_copy", skeleton_text())             # the cell, as shipped, saved
+    capsys.readouterr()
+    (workspace / "float_copy.cl").write_text(SOLVED)        # the editor
+    magic.kernel("float_copy", WRONG)                       # the cell, edited too
+    out = capsys.readouterr().out
+    assert (workspace / "float_copy.cl").read_text() == SOLVED and "✔ float_copy passed" in out
+    kept = sorted((workspace / "previous").glob("float_copy-*.cl"))
+    assert [k.read_text() for k in kept] == [WRONG] and kept[0].name in out
+
+
+def test_what_the_cell_saved_is_remembered_across_sessions(workspace, capsys, oclgrind_present):
+    """A new kernel process (a restart): a file the cell saved is still the cell's to write."""
+    magic.kernel("float_copy", WRONG)
+    record = json.loads((workspace / "previous" / ".cells.json").read_text())
+    assert record == {"float_copy": magic.digest(WRONG)}
+    magic.kernel("float_copy", SOLVED)                      # the same file, no editor in between
+    assert "the text it replaced is kept as" in capsys.readouterr().out
+    assert (workspace / "float_copy.cl").read_text() == SOLVED and TAKEN == []
 
 
 def test_with_the_solutions_switch_a_kernel_cell_saves_nothing(workspace, capsys, monkeypatch,

@@ -311,6 +311,19 @@ def test_the_lab_extension_is_copied_into_the_environment_once(tmp_path):
         install.LAB_EXTENSION / "static/remoteEntry.js").read_bytes()
 
 
+def test_jupyterlabs_news_question_is_settled_and_other_overrides_kept(tmp_path):
+    settings = tmp_path / "share/jupyter/lab/settings/overrides.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"@jupyterlab/apputils-extension:themes": {"theme": "Dark"},
+                                    "@jupyterlab/apputils-extension:notification":
+                                        {"doNotDisturbMode": True}}))
+    install.install_lab_extension(tmp_path)
+    got = json.loads(settings.read_text())
+    assert got["@jupyterlab/apputils-extension:themes"] == {"theme": "Dark"}
+    assert got["@jupyterlab/apputils-extension:notification"] == {
+        "doNotDisturbMode": True, "fetchNews": "false", "checkForUpdates": False}
+
+
 def test_setup_needs_nothing_installed_to_start():
     """python -m helpers setup must run on a bare Python: nothing imported beyond the standard
     library until the environment exists (here: its help, in a process without pyopencl)."""
