@@ -130,6 +130,21 @@ def known(dev: cl.Device, key: str) -> dict | None:
     return _MEMORY[(dkey, key)]
 
 
+def crashed_here(dev: cl.Device) -> dict[str, dict]:
+    """The programs known to crash or hang ``dev``'s driver (program key -> outcome): a parent
+    sends them with a request, so that a child that cannot read the course cache (a grader's
+    sandbox) leaves them out too."""
+    return {k: o for k, o in _read_cache(dev).items() if not o.get("ok", True)} | {
+        k: o for (d, k), o in _MEMORY.items() if d == device_key(dev) and not o.get("ok", True)}
+
+
+def known_here(dev: cl.Device, outcomes: dict[str, dict]) -> None:
+    """Outcomes a parent sent (:func:`crashed_here`): kept for this process, not recorded."""
+    dkey = device_key(dev)
+    for key, outcome in outcomes.items():
+        _MEMORY[(dkey, key)] = outcome
+
+
 def remember(dev: cl.Device, outcomes: dict[str, dict]) -> None:
     """Record outcomes learned elsewhere (the device check runs real kernels in its own child)."""
     dkey = device_key(dev)
@@ -142,7 +157,10 @@ def ensure(dev: cl.Device, source: str, path: Path | str, options: list[str] | N
     """Make sure this process may build ``source`` for ``dev``: probe it in the worker once, then
     remember. Raises :class:`KernelLeftOut` when the driver crashed or hung on it."""
     key = program_key(path, source, options)
-    if in_child():  # this process is the separate one
+    if in_child():  # this process is the separate one: it builds, unless a crash is known
+        outcome = known(dev, key)
+        if outcome is not None and not outcome.get("ok", True):
+            raise KernelLeftOut(sentence(dev, outcome), outcome)
         if CHILD_BUILD_HOOK is not None:
             CHILD_BUILD_HOOK(key, describe_program(path, options))
         return

@@ -158,3 +158,30 @@ def test_a_driver_that_builds_nothing_here_is_said_once_and_its_suite_not_run(cr
     clean = run(code, {k: v for k, v in env.items() if k != "FAKE_BUILD_NOTHING"} | {
         "COURSE_CACHE": str(Path(env["COURSE_CACHE"]).with_name("fresh-cache"))})
     assert clean.stdout.strip() == "None", clean.stdout + clean.stderr
+
+
+def test_a_checks_speed_pass_leaves_out_what_crashed_and_still_times_the_kernel(crash_env):
+    """The check's speed pass measures the peaks in its worker (a child, which builds directly):
+    a kernel known to crash this driver is left out there too, the verdict says so in a sentence,
+    and the kernel is timed; nothing aborts again."""
+    assert run(PEAKS, crash_env).returncode == 0 and aborts(crash_env) == 1   # the crash learned
+    (Path(crash_env["COURSE_CACHE"]) / "peaks.json").unlink()   # the worker measures them anew
+    out = subprocess.run([sys.executable, "-m", "helpers", "check", "strided_fix", "--solutions"],
+                         capture_output=True, text=True, env=crash_env, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Speed (" in out.stdout and "not measured" not in out.stdout, out.stdout
+    assert "float16 left out of the peaks: " in out.stdout, out.stdout
+    assert aborts(crash_env) == 1
+
+
+def test_a_check_worker_that_died_building_leaves_no_broken_build_behind(crash_env):
+    """Nothing known yet (no install's device check): the speed pass's worker dies building the
+    float16 peak kernel. The verdict still comes, and what the dying compiler left in PoCL's
+    kernel cache is removed, so no later process takes it for a good build."""
+    out = subprocess.run([sys.executable, "-m", "helpers", "check", "strided_fix", "--solutions"],
+                         capture_output=True, text=True, env=crash_env, cwd=ROOT, timeout=600)
+    assert "strided_fix passed" in out.stdout, out.stdout + out.stderr
+    assert aborts(crash_env) == 1
+    kcache = Path(crash_env["POCL_CACHE_DIR"])
+    assert not (kcache / "ZZ" / "HALFWRITTENENTRY").exists()
+    assert (kcache / "AA" / "OLDENTRY" / "program.bc").exists()

@@ -249,7 +249,8 @@ class PassPlan:
     build_options: tuple[str, ...] = ()
 
 
-def _request(chk: Check, cases: list[Case], plan: PassPlan) -> dict:
+def _request(chk: Check, cases: list[Case], plan: PassPlan, device: DeviceSpec | None = None
+             ) -> dict:
     request = {"exercise": chk.ex.name, "kernel_path": str(chk.path), "source": chk.source,
                "cases": [c.to_json() for c in cases], "seed": chk.seed, "guard": plan.guard,
                "registry_files": list(chk.options.registry_files), "speed": plan.speed,
@@ -258,6 +259,10 @@ def _request(chk: Check, cases: list[Case], plan: PassPlan) -> dict:
         from ..kernels import solution_file
         theirs = solution_file(chk.ex.name)
         request["solution"] = theirs.read_text(encoding="utf-8") if theirs is not None else None
+        if device is not None:   # the course's programs this driver crashes on: left out there
+            from .. import probe
+            from ..device import find_device
+            request["left_out"] = probe.crashed_here(find_device(device))
     return request
 
 
@@ -281,10 +286,16 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
                       plan.first_failure)
     watch = heard.watch if device.is_oclgrind else (
         (lambda: heard.stuck_watch(stuck)) if stuck else None)
-    outcome = child.request(_request(chk, cases, plan),
+    began = time.time()
+    outcome = child.request(_request(chk, cases, plan, device),
                             timeout=chk.options.build_timeout, on_event=heard.on_event,
                             output_limit=OUTPUT_LIMIT, stop=stop, watch=watch)
     _ended(result, outcome, heard)
+    if result.crashed_in is not None:
+        # a compiler that died mid-way leaves a broken entry in PoCL's kernel cache, which the
+        # next process would take for a good build (INVALID_KERNEL_NAME): none stays
+        from ..probe import purge_pocl_cache
+        purge_pocl_cache(began)
     # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
     # its whole life and goes silent after OCLGRIND_MAX_ERRORS, so a later pass would hear nothing
     if not outcome.ended or result.findings or heard.new_log().strip() or heard.spoiled:
