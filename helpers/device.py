@@ -243,6 +243,26 @@ def _pass_over_failing(ranked: list[cl.Device]) -> cl.Device:
     return ranked[0]
 
 
+_BUILDS: dict[str, bool] = {}
+
+
+def builds_here(dev: cl.Device) -> bool:
+    """Whether ``dev``'s driver builds a one-line kernel on this processor (pip's PoCL 3.0 on AMD
+    Zen 5 builds none): the device check's record says, else one build in this process, once."""
+    key = device_key(dev)
+    if key not in _BUILDS:
+        if known.unusable(key):
+            _BUILDS[key] = False
+        else:
+            try:
+                cl.Program(cl.Context([dev]), "__kernel void one(__global float *a) "
+                           "{ a[get_global_id(0)] = 1.0f; }").build()
+                _BUILDS[key] = True
+            except Exception:   # pyopencl's errors; a KeyError of its cache on some failures
+                _BUILDS[key] = False
+    return _BUILDS[key]
+
+
 def oclgrind_device() -> cl.Device | None:
     """The Oclgrind device, or None when Oclgrind is not installed."""
     try:

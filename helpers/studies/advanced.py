@@ -363,8 +363,10 @@ def two_devices(prefer: cl.Device | None = None) -> list[cl.Device]:
     """Two devices of this machine to share a job: ``prefer`` (the course's device) first, then the
     best-ranked device of another platform, in the course's order of choice (never Oclgrind, a
     simulator); one when there is no second."""
-    from ..device import _rank, all_devices, is_oclgrind
-    devices = sorted((d for d in all_devices() if not is_oclgrind(d)), key=_rank)
+    from ..device import _rank, all_devices, builds_here, is_oclgrind
+    # never a driver that builds nothing on this processor (pip's PoCL 3.0 on AMD Zen 5)
+    devices = sorted((d for d in all_devices() if not is_oclgrind(d) and builds_here(d)),
+                     key=_rank)
     first = prefer or devices[0]
     others = [d for d in devices if d.platform.int_ptr != first.platform.int_ptr]
     return [first] + others[:1]

@@ -30,7 +30,9 @@ TILE = 16
 
 
 def _ms(seconds: float) -> float:
-    return round(seconds * 1e3, 4)
+    """Milliseconds to 4 significant digits (a fast CPU's launch of the small size takes about a
+    microsecond, which 4 decimals of a millisecond cut by a few per cent)."""
+    return float(f"{seconds * 1e3:.4g}")
 
 
 def _small(queue: cl.CommandQueue) -> bool:
@@ -69,7 +71,7 @@ def scalar_and_vector(ctx: cl.Context, queue: cl.CommandQueue, items: int | None
         t = time_kernel(launch)
         rows.append({"kernel": name, "work_items": work_items,
                      "values_per_work_item": 1 if name == "fma_scalar" else 4,
-                     "ms": _ms(t.median), "gflop_per_s": round(flops / t.median / 1e9, 2)})
+                     "ms": _ms(t.median), "gflop_per_s": float(f"{flops / t.median / 1e9:.4g}")})
     return rows
 
 
