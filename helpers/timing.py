@@ -39,6 +39,54 @@ def environment(dev: cl.Device) -> dict:
     }
 
 
+BUSY_SHARE = 0.25   # other programs using more of the CPU than this during a peak: "busy"
+
+
+class Busy:
+    """How much of the machine's CPU other programs used while the ``with`` block ran: the
+    machine's busy CPU time (psutil, all cores) less this process's own (an OpenCL CPU device's
+    threads run in it), as a share of the block's wall time times the cores. A peak measured
+    while ``share`` exceeds :data:`BUSY_SHARE` is marked as such and measured again later."""
+
+    def __init__(self):
+        self.share: float | None = None
+
+    @staticmethod
+    def _now() -> tuple[float, float, float]:
+        import time
+
+        import psutil
+        t = psutil.cpu_times()
+        busy = sum(t) - t.idle - getattr(t, "iowait", 0.0)
+        own = psutil.Process().cpu_times()
+        return time.monotonic(), busy, own.user + own.system
+
+    def __enter__(self) -> Busy:
+        try:
+            self._start = self._now()
+        except Exception:   # psutil missing or refused (a sandbox's /proc): nothing is known
+            self._start = None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import os
+        if self._start is None:
+            return
+        try:
+            wall, busy, own = (b - a for a, b in zip(self._start, self._now(), strict=True))
+        except Exception:
+            return
+        if wall > 0:
+            self.share = max(0.0, (busy - own) / (wall * (os.cpu_count() or 1)))
+
+    def sentence(self) -> str | None:
+        """Why a measurement may be low, or None when the machine was quiet enough."""
+        if self.share is None or self.share <= BUSY_SHARE:
+            return None
+        return (f"other programs used {self.share:.0%} of this machine's CPU while it was "
+                f"measured")
+
+
 @dataclass(frozen=True)
 class Timing:
     """Kernel times in seconds from profiling events."""

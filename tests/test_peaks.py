@@ -225,3 +225,52 @@ def test_steps_compare_only_rows_doing_the_same_work():
     assert "row above" not in lines[2]
     assert "above the peak" in bench.steps(rows[:1], _peak(100.0, 5.0), kind="bandwidth")
     assert "of peak of peak" not in bench.steps(rows[:1], _peak(100.0, 5.0), kind="bandwidth")
+
+
+def test_other_programs_on_the_cpu_are_seen_while_something_is_measured():
+    """Busy: a spinning process on every core during the block is counted as another program's
+    use of the CPU (this process's own threads, an OpenCL CPU device's, are not)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from helpers.timing import BUSY_SHARE, Busy
+    spin = "import time\nt = time.time()\nwhile time.time() - t < 1.5: pass\n"
+    spinners = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(os.cpu_count() or 1)]
+    try:
+        time.sleep(0.2)
+        with Busy() as busy:
+            time.sleep(1.0)
+    finally:
+        for p in spinners:
+            p.wait()
+    assert busy.share is not None and busy.share > BUSY_SHARE, busy.share
+    assert busy.sentence().startswith("other programs used ")
+    with Busy() as own:        # this process's own work is not another program's
+        t = time.time()
+        while time.time() - t < 0.5:
+            pass
+    assert own.share is not None and own.share < busy.share
+
+
+def test_a_peak_measured_on_a_busy_machine_is_said_and_measured_again(tmp_path, monkeypatch):
+    import helpers.measure.peaks as peaks_module
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(peaks_module, "_MEASURED_AGAIN", set())
+    ctx, queue = course_context()
+    busy = {**_peak(50.0, 8.0), "busy": "other programs used 60% of this machine's CPU while it "
+                                        "was measured"}
+    assert "These may be low: other programs used 60%" in table(busy)
+    quiet = {**_peak(80.0, 12.0), "busy": None}
+    measured = []
+    monkeypatch.setattr(peaks_module, "measure_peaks",
+                        lambda ctx, queue, progress=True: measured.append(1) or dict(quiet))
+    key = peaks_module.device_key(queue.device)
+    cache.write(bench.PEAKS_CACHE, {key: busy})
+    got = bench.peaks(ctx, queue, progress=False)
+    assert measured == [1] and got["busy"] is None and got["compute_gflop_per_s"] == 80.0
+    assert "may be low" not in table(got)
+    bench.peaks(ctx, queue, progress=False)             # quiet now: read from the cache
+    assert measured == [1]
+    assert best_of(busy, {**busy, "busy": "again"})["busy"] == "again"   # busy both times: said

@@ -2,11 +2,14 @@
 learner's full sizes unless --small): the machine's share of a workshop's schedule.
 
     python tools/notebook_times.py --out results/history/notebook-times-<machine>.json [--small]
-                                   [--only 09 ...] [--merge]
+                                   [--only 09 ...] [--merge] [--cells]
 
 Each notebook runs under nbval in its own process; the record holds the seconds per notebook, the
 outcome, the device the course chose, whether Oclgrind was there for the checks' second pass, and the
 versions. It is rewritten after every notebook, so a run stopped early keeps what it measured.
+With ``--cells`` each notebook runs in nbclient instead (as Run All does, in a kernel of its own),
+and the record holds every code cell's seconds too: the slowest cell of each notebook is what
+docs/install.md quotes against the course's bound of 60 s a cell on a 2-core laptop.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def main() -> int:
     ap.add_argument("--small", action="store_true", help="COURSE_SMALL=1 (the test sizes)")
     ap.add_argument("--only", nargs="+", metavar="PREFIX", help="only the notebooks whose name "
                                                                "starts with one of these")
+    ap.add_argument("--cells", action="store_true", help="every cell's seconds (nbclient)")
     ap.add_argument("--merge", action="store_true", help="keep the other notebooks' rows of an "
                                                              "existing --out file")
     args = ap.parse_args()
@@ -57,6 +61,17 @@ def main() -> int:
     if args.only:
         notebooks = [nb for nb in notebooks if nb.stem.startswith(tuple(args.only))]
     for nb in notebooks:
+        if args.cells:
+            row = cell_times(nb, env)
+            rows[:] = [r for r in rows if r["notebook"] != nb.stem]
+            rows.append({**row, "date": record["environment"]["date"]})
+            rows.sort(key=lambda r: r["notebook"])
+            slowest = max(row["cells"], key=lambda c: c["seconds"], default=None)
+            print(f"{nb.stem:<28} {row['seconds']:7.1f} s, slowest cell "
+                  f"{slowest['seconds'] if slowest else 0:6.1f} s (cell {slowest and slowest['cell']})"
+                  f"{'' if row['passed'] else '  FAILED: ' + row['error']}", flush=True)
+            Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
+            continue
         start = time.perf_counter()
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                               "-o", "addopts=", "--nbval-lax", "--nbval-current-env",
@@ -72,6 +87,43 @@ def main() -> int:
         print(f"{nb.stem:<28} {seconds:7.1f} s  {last}", flush=True)
         Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
     return 0 if all(r["passed"] for r in rows) else 1
+
+
+def cell_times(nb: Path, env: dict[str, str]) -> dict:
+    """Run ``nb`` top to bottom in nbclient (its own kernel, this environment) and time each code
+    cell: {"notebook", "seconds", "passed", "error", "cells": [{"cell", "seconds", "first_line"}]}."""
+    import nbclient
+    import nbformat
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        book = nbformat.read(nb, as_version=4)
+        client = nbclient.NotebookClient(book, timeout=1800, kernel_name="python3",
+                                         resources={"metadata": {"path": str(nb.parent)}})
+        start, error = time.perf_counter(), ""
+        cells: list[dict] = []
+
+        def timed(cell, cell_index, **_):
+            cells.append({"cell": cell_index, "started": time.perf_counter(),
+                          "first_line": cell.source.split("\n", 1)[0][:80]})
+
+        def ended(cell, cell_index, **_):
+            if cells and cells[-1]["cell"] == cell_index:
+                cells[-1]["seconds"] = round(time.perf_counter() - cells[-1].pop("started"), 2)
+
+        client.on_cell_execute = timed
+        client.on_cell_executed = ended
+        try:
+            client.execute()
+        except Exception as e:   # a cell's error: the record says which
+            error = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}"
+        for c in cells:
+            c.setdefault("seconds", round(time.perf_counter() - c.pop("started", start), 2))
+        return {"notebook": nb.stem, "seconds": round(time.perf_counter() - start, 1),
+                "passed": not error, "error": error, "cells": cells}
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 if __name__ == "__main__":
