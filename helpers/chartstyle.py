@@ -157,3 +157,40 @@ def finish(fig, below: bool = False):
     plain_axes(fig)
     fig.tight_layout(rect=(0, 0.09, 1, 1) if below else (0, 0, 1, 1))
     return fig
+
+
+MOST_SERIES = 5   # lines a chart draws: past that, a reader follows none of them
+
+
+def pick_series(labels: list[str], most: int = MOST_SERIES) -> list[str]:
+    """At most ``most`` of ``labels``, evenly spread over them, the first and the last included
+    (a sweep's extremes and its middle)."""
+    if len(labels) <= most:
+        return list(labels)
+    picks = sorted({round(i * (len(labels) - 1) / (most - 1)) for i in range(most)})
+    return [labels[i] for i in picks]
+
+
+def rate_spread(rows: list[dict], y: str) -> tuple[list[float], list[float]] | None:
+    """The slowest and fastest of each row's repeats as ``y`` (a rate, GB/s or GFLOP/s: the rate
+    scales with 1 / seconds), or None when the rows carry no spread."""
+    if not y.endswith("_per_s") or not all("min_seconds" in r and "max_seconds" in r
+                                           and r.get("seconds") for r in rows):
+        return None
+    low = [r[y] * r["seconds"] / r["max_seconds"] for r in rows]
+    high = [r[y] * r["seconds"] / r["min_seconds"] for r in rows]
+    return low, high
+
+
+def peak_line(ax, peak: float | None, label: str, top: float, short) -> None:
+    """The y axis from 0 to just above ``top`` (the data's highest), with ``peak`` drawn as a
+    dotted line where it is near the data, else written in the corner: a peak far above the
+    lines would flatten them."""
+    ax.set_ylim(0, top * 1.08 if top else None)
+    if peak and peak <= top * 1.5:
+        ax.axhline(peak, color="black", linestyle=":", linewidth=1)
+        ax.text(0.0, peak, f" {label}", va="bottom", fontsize=8, transform=ax.get_yaxis_transform())
+        ax.set_ylim(0, max(top, peak) * 1.08)
+    elif peak:
+        ax.text(0.01, 0.98, f"{label}: {short(peak)}, above this chart (the lines reach "
+                f"{top / peak:.0%} of it)", transform=ax.transAxes, va="top", fontsize=8)

@@ -23,7 +23,10 @@ from .chartstyle import (
     legend_outside,
     markers,
     palette,
+    peak_line,
+    pick_series,
     plain_number,
+    rate_spread,
     tenfold,
     time_unit,
     within_spread,
@@ -284,22 +287,29 @@ def occupancy(result, title: str = "") -> Figure:
 def sweep_lines(rows: list[dict], x: str, y: str, title: str = "", xlabel: str = "",
                 ylabel: str = "", peak: float | None = None, peak_label: str = "") -> Figure:
     """One line per row label: ``y`` against ``x`` (e.g. GFLOP/s against work-items), each in a
-    colour (and past eight a marker) of its own."""
+    colour of its own, with a band from the slowest to the fastest of its repeats where the rows
+    carry them. At most five lines, evenly picked (the title says so); the axis fits the lines,
+    and a peak far above them is written, not drawn (it would flatten them)."""
     fig, ax = plt.subplots(figsize=(9, 4.2))
-    labels = list(dict.fromkeys(r["label"] for r in rows))
+    every = list(dict.fromkeys(r["label"] for r in rows))
+    labels = pick_series(every)
+    top = 0.0
     for label, color, mark in zip(labels, palette(len(labels)), markers(len(labels)), strict=True):
-        pts = sorted((r[x], r[y]) for r in rows if r["label"] == label)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", marker=mark, color=color,
-                label=label, markersize=4)
+        mine = sorted((r for r in rows if r["label"] == label), key=lambda r: r[x])
+        xs, ys = [r[x] for r in mine], [r[y] for r in mine]
+        ax.plot(xs, ys, "-", marker=mark, color=color, label=label, markersize=4)
+        band = rate_spread(mine, y)
+        if band is not None:
+            ax.fill_between(xs, band[0], band[1], color=color, alpha=0.18, linewidth=0)
+        top = max([top, *(band[1] if band else ys)])
     ax.set_xscale("log", base=2)
-    if peak:
-        ax.axhline(peak, color="black", linestyle=":", linewidth=1)
-        ax.text(0.0, peak, f" {peak_label}", va="bottom", fontsize=8,
-                transform=ax.get_yaxis_transform())
+    peak_line(ax, peak, peak_label, top, _short)
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
     ax.set_xlabel(f"{xlabel or x} (log scale)")
     ax.set_ylabel(ylabel or y)
-    ax.set_title(title, fontsize=10)
+    left = len(every) - len(labels)
+    ax.set_title(title + (f"\n{len(labels)} of {len(every)} series (the rest lie between them)"
+                          if left else ""), fontsize=10)
     legend_outside(ax, fontsize=7)
     ax.spines[["top", "right"]].set_visible(False)
     return finish(fig)
