@@ -308,7 +308,7 @@ def sweep_lines(rows: list[dict], x: str, y: str, title: str = "", xlabel: str =
     ax.set_xlabel(f"{xlabel or x} (log scale)")
     ax.set_ylabel(ylabel or y)
     left = len(every) - len(labels)
-    ax.set_title(title + (f"\n{len(labels)} of {len(every)} series (the rest lie between them)"
+    ax.set_title(title + (f"\n{len(labels)} of {len(every)} series, evenly picked"
                           if left else ""), fontsize=10)
     legend_outside(ax, fontsize=7)
     ax.spines[["top", "right"]].set_visible(False)
