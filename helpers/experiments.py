@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import pyopencl as cl
 
-from . import bench, lessons, studies, transfers
+from . import bench, lessons, ndrange, studies, transfers
 from .sgemm import sgemm_experiment
 from .studies.harness import experiment
 from .timing import environment, small_sizes
@@ -54,6 +54,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (
     Experiment("sum_ints_sweep", lambda ctx, queue: bench.throughput_sweep(
         ctx, queue, "sum_ints", progress=False)),
     Experiment("erosion_timings", bench.erosion_timings),
+    Experiment("group_order", lambda ctx, queue: ndrange.group_order_runs(ctx, queue)),
     Experiment("matrix_vector_sweep", lambda ctx, queue: bench.matrix_vector_sweep(
         ctx, queue, progress=False)),
     Experiment("transfers", lambda ctx, queue: transfers.bandwidth(ctx, queue)),

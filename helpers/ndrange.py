@@ -180,3 +180,23 @@ def group_order(ctx, queue, groups: int, local_size: int) -> np.ndarray:
     knl(queue, (groups * local_size,), (local_size,), tickets_g, counter_g)
     cl.enqueue_copy(queue, tickets_np, tickets_g)
     return tickets_np
+
+
+def group_order_runs(ctx, queue, runs: int = 5, shown: int = 2048, local_size: int = 64) -> dict:
+    """The start order of work-groups, ``runs`` times (notebook 03's demo as a recorded
+    experiment): 128 groups per compute unit; per run, the share of groups whose ticket equals
+    their id and the largest distance between the two; the first ``shown`` tickets of the first
+    run, for its picture."""
+    from .timing import environment
+    groups = 128 * queue.device.max_compute_units
+    found = []
+    for _ in range(runs):
+        tickets = group_order(ctx, queue, groups, local_size)
+        if sorted(tickets.tolist()) != list(range(groups)):
+            raise AssertionError("group_order: the tickets are not a permutation of the group ids")
+        found.append(tickets)
+    ids = np.arange(groups)
+    return {"experiment": "group_order", "groups": groups, "local_size": local_size,
+            "in_order": [float(np.mean(t == ids)) for t in found],
+            "largest_distance": [int(np.max(np.abs(t - ids))) for t in found],
+            "tickets": found[0][:shown].tolist(), "environment": environment(queue.device)}

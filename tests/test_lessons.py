@@ -97,3 +97,18 @@ def test_split_work_rows_and_the_balanced_share(cq):
     labels = [r["label"] for r in found["rows"]]
     assert labels[:2] == ["device alone", "host alone (numpy)"] and labels[-1].startswith("balanced")
     assert 0.0 < found["rows"][-1]["device_share"] < 1.0
+
+
+def test_the_group_order_record_shows_the_order_not_holding(cq):
+    """Notebook 03's demo: the learner's device's runs, each a permutation of the group ids, and
+    the H100's recorded runs (results/, tools/h100_group_order.sh), where nearly no group starts
+    in id order: the lesson is shown holding nowhere it is not promised."""
+    from helpers import bench, ndrange
+    ctx, queue = cq
+    mine = ndrange.group_order_runs(ctx, queue, runs=2, shown=100)
+    assert mine["groups"] == 128 * queue.device.max_compute_units and len(mine["in_order"]) == 2
+    assert len(mine["tickets"]) == min(100, mine["groups"])
+    h100 = bench.load_result("nvidia-h100")["experiments"]["group_order"]
+    assert h100["environment"]["device"]["device"].startswith("NVIDIA H100")
+    assert len(h100["in_order"]) == 5 and max(h100["in_order"]) < 0.01
+    assert sorted(h100["tickets"]) != h100["tickets"] and len(set(h100["tickets"])) == 2048
