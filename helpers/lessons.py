@@ -162,9 +162,10 @@ def banks(ctx: cl.Context, queue: cl.CommandQueue, items: int | None = None,
         gsize = rounded_up(items, local)
         launch = launcher(queue, knl, (gsize,), (local,), out, np.uint32(stride),
                           np.uint32(reads), cl.LocalMemory(4 * words), np.uint32(words - 1))
-        lid = np.arange(gsize) % local
-        at = (lid[:, None] * stride + np.arange(reads)[None, :]) % words
-        want = tile[at].sum(axis=1).astype(np.float64)
+        # what a work-item reads depends on its local id alone: one group's sums, repeated (the
+        # whole launch's words at once were 2^29 indices, 4 GB and a minute, at full size)
+        at = (np.arange(local)[:, None] * stride + np.arange(reads)[None, :]) % words
+        want = np.tile(tile[at].sum(axis=1).astype(np.float64), gsize // local)
         prepared.append(Prepared(label, launch,
                                  run_and_compare(queue, launch, out, gsize, want, label),
                                  bytes=4 * reads * gsize,

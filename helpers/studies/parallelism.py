@@ -72,14 +72,22 @@ MLP_CONFIGS = tuple((vec, floats) for floats in (1, 2, 4, 8, 16) for vec in (1, 
                     if floats % vec == 0)
 
 
+# a CPU's run: the five lines its chart draws, over 64 MiB (past any laptop's caches); all twelve
+# over 256 MiB took two minutes on a 2-core laptop, beyond notebook 05's minute a cell
+MLP_CONFIGS_CPU = ((1, 1), (1, 4), (4, 4), (1, 16), (4, 16))
+
+
 def mlp(ctx: cl.Context, queue: cl.CommandQueue, floats_total: int | None = None,
-        items: list[int] | None = None, configs: tuple[tuple[int, int], ...] = MLP_CONFIGS,
+        items: list[int] | None = None, configs: tuple[tuple[int, int], ...] | None = None,
         seed: int | None = None) -> list[Prepared]:
     """GB/s of reads with 1 to 16 floats in flight per work-item (as float, float2 or float4
-    loads), as the number of work-items grows."""
+    loads), as the number of work-items grows (every configuration on a GPU, five on a CPU)."""
     local = fitting_local(queue, 64)
+    cpu = bool(queue.device.type & cl.device_type.CPU)
+    if configs is None:
+        configs = MLP_CONFIGS_CPU if cpu else MLP_CONFIGS
     if floats_total is None:
-        floats_total = (1 << 22) if small_sizes() else (1 << 26)
+        floats_total = (1 << 22) if small_sizes() else (1 << 24) if cpu else (1 << 26)
     if items is None:
         items = work_item_counts(queue.device, local, 3 if small_sizes() else 6)
     src_np = seeded_rng(seed).uniform(0, 1, floats_total).astype(np.float32)
@@ -95,9 +103,9 @@ def mlp(ctx: cl.Context, queue: cl.CommandQueue, floats_total: int | None = None
         for n in items:
             g = rounded_up(n, local)
             out = device_output(ctx, 4 * g)
-            padded = np.zeros(rounded_up(count, g))
-            padded[:count] = per_vector
-            want = padded.reshape(-1, g).sum(axis=0)
+            whole = count // g * g      # work-item j sums vectors j, j + g, ... below count
+            want = per_vector[:whole].reshape(-1, g).sum(axis=0)
+            want[:count - whole] += per_vector[whole:]
             launch = launcher(queue, knl, (g,), (local,), src, out, np.uint32(count))
             label = f"{loads} x {type_name}"
             prepared.append(Prepared(label, launch,
