@@ -211,8 +211,11 @@ def lab_command(python: Path, port: int, headless: bool = False,
     itself (:func:`lab`), on notebook 00 with the file browser at the course folder."""
     if is_root is None:
         is_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    # JupyterLab's start-up lines mean nothing to a learner (the course prints where it is open):
+    # warnings and errors only
     command = [str(python), "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT}",
-               f"--port={port}", "--no-browser"]
+               f"--port={port}", "--no-browser", "--ServerApp.log_level=WARN",
+               "--LabApp.log_level=WARN"]
     if headless:
         command.append("--ip=0.0.0.0")
     if is_root:

@@ -293,6 +293,8 @@ def test_lab_opens_jupyterlab_at_the_course_folder_on_notebook_00():
     assert f"--ServerApp.root_dir={ROOT}" in command      # kernels/ beside notebooks/
     assert {"--port=8890", "--no-browser", "--ip=0.0.0.0", "--allow-root"} <= set(command)
     assert "--allow-root" not in install.lab_command(Path("/e/bin/python"), 8890, is_root=False)
+    # JupyterLab's start-up lines are not the learner's: warnings only
+    assert {"--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"} <= set(command)
     url = install.first_page(8890, "T")
     assert url.startswith("http://127.0.0.1:8890/lab/tree/notebooks/00-host-and-device.ipynb?")
     assert "file-browser-path=/" in url and url.endswith("token=T")
