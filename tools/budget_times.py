@@ -1,5 +1,5 @@
 """Do the cells with a time budget keep it, and do their bars end with the work (issue 41 point 8)?
-Notebook 14's tuning cell as the notebook calls it (``tuning.tune_sgemm`` with a budget of 90 s at
+Notebook 14's tuning cell as the notebook calls it (``tuning.tune_sgemm`` with a budget of 50 s at
 n = 512, or ``--budget``), timed whole, and notebook 01's peaks (``bench.peaks(..., refresh=True)``),
 each with its progress bar recorded: where it stood when it closed and how long after the bar was
 full the call returned. A benchmark, not a test (tests/test_sgemm.py holds a short budget to its
@@ -61,7 +61,7 @@ def timed(what: str, call) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--device")
-    ap.add_argument("--budget", type=float, default=90.0)
+    ap.add_argument("--budget", type=float, default=50.0)
     ap.add_argument("--n", type=int, default=512)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
