@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import struct
 import sys
 import tempfile
 import warnings
@@ -187,7 +188,86 @@ def _compile(ctx: cl.Context, source: str, path: Path | str,
         log = "\n".join(logs) if any(x.strip() for x in logs) else str(e)
         diags = parse_build_log(log)
         raise KernelBuildError(format_build_log(log, path, source), path, diags) from None
+    calls = native_calls(prg)
+    if calls:
+        raise KernelBuildError(native_sentence(path, calls), path, [])
     return prg
+
+
+# --------------------------------------------------------------------------------------------------
+# Native calls. Intel's CPU runtime links a kernel's calls to functions it neither defines nor
+# knows against the process that runs it: a plain `int getpid(void);` declaration in OpenCL C called
+# the worker's libc (and libpython). Its program binary is an ELF file whose `.ocl.obj` section is
+# the kernel's x86-64 object; every undefined symbol there is a call out of the kernel. Those the
+# runtime itself provides are allowed: its vector maths (`__ocl_svml_*`), printf, and the memory
+# copies the compiler emits for a private array or async_work_group_copy (seen on the course's
+# kernels and the right corpus; a kernel may already write any address it can form, so they give
+# it nothing new). Every other name is refused before the kernel runs anywhere.
+
+RUNTIME_CALLS = frozenset({"__opencl_printf", "memcpy", "memset", "memmove"})
+RUNTIME_PREFIXES = ("__ocl_svml_",)
+
+
+def _elf_sections(data: bytes) -> dict[str, tuple[int, int, int, int]]:
+    """An ELF64 little-endian file's sections: name -> (type, offset, size, link index)."""
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    size, count, names = struct.unpack_from("<HHH", data, 0x3A)
+    raw = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * size) for i in range(count)]
+    table = raw[names]
+
+    def name(at: int) -> str:
+        start = table[4] + at
+        return data[start:data.index(b"\0", start)].decode(errors="replace")
+    return {name(r[0]) or f"#{i}": (r[1], r[4], r[5], r[6]) for i, r in enumerate(raw)}
+
+
+def undefined_symbols(obj: bytes) -> list[str]:
+    """The undefined symbols of an ELF64 relocatable object (its calls outside itself)."""
+    sections = list(_elf_sections(obj).values())
+    found = []
+    for kind, offset, size, link in sections:
+        if kind != 2:                          # SHT_SYMTAB
+            continue
+        strings = sections[link][1]
+        for k in range(size // 24):
+            at, _, _, index, _, _ = struct.unpack_from("<IBBHQQ", obj, offset + 24 * k)
+            if index == 0 and at:              # SHN_UNDEF, named
+                start = strings + at
+                found.append(obj[start:obj.index(b"\0", start)].decode(errors="replace"))
+    return found
+
+
+def native_calls(prg: cl.Program) -> list[str]:
+    """The functions a built program calls that neither it nor its runtime provides (see above);
+    empty where the driver's binary shows none (every driver but Intel's CPU runtime links such a
+    call nowhere: the build fails, or the device cannot run it)."""
+    found: list[str] = []
+    try:
+        binaries = prg.get_info(cl.program_info.BINARIES)
+    except cl.Error:
+        return found
+    for binary in binaries:
+        if not binary or binary[:4] != b"\x7fELF" or binary[4] != 2:
+            continue
+        try:
+            sections = _elf_sections(binary)
+            if ".ocl.obj" not in sections:
+                continue
+            _, offset, size, _ = sections[".ocl.obj"]
+            names = undefined_symbols(binary[offset:offset + size])
+        except (ValueError, IndexError, KeyError, struct.error):
+            return ["(a program binary the course cannot read)"]
+        found += [n for n in names if n not in RUNTIME_CALLS and not n.startswith(RUNTIME_PREFIXES)
+                  and n not in found]
+    return found
+
+
+def native_sentence(path: Path | str, calls: list[str]) -> str:
+    shown = ", ".join(f"`{c}`" for c in calls[:5]) + (" ..." if len(calls) > 5 else "")
+    return (f"{display_path(path)}: this kernel calls {shown}, which it does not define and OpenCL C "
+            f"does not provide: on a CPU such a call would run the machine's own code, so the "
+            f"course refuses it before the kernel runs. Write the function in your file, or use "
+            f"OpenCL C's built-in functions.")
 
 
 def build_warnings(prg: cl.Program, path: Path | str, source: str) -> str:
