@@ -474,3 +474,47 @@ def test_the_grader_reads_oclgrinds_log_only_as_a_regular_file_in_the_workers_fo
     log.unlink()
     log.write_text("Oclgrind - a report\n")
     assert passes._read_log(log, 0) == "Oclgrind - a report\n"
+
+
+# the slow kernel each technique exercise starts from (its record's given kernel, renamed as the
+# exercise's), or, where it has none, a corpus kernel with right values and the technique missing
+TECHNIQUE_MISSING = {"dot_partials": "dot_partials/group_major_index.cl",
+                     "column_sums": "column_sums/group_major.cl",
+                     "transpose": "transpose/unpadded_tile.cl",
+                     "padded_tile": "padded_tile/tile_decoy.cl",
+                     "leaky_relu": "leaky_relu/ternary.cl"}
+
+
+def _starting_kernel(ex) -> str:
+    import re
+    if ex.performance is not None and ex.performance.given:
+        file, function = ex.performance.given
+        text = (ROOT / "kernels" / "studies" / file).read_text()
+        return re.sub(rf"\b{function}\b", ex.name, text)
+    return (ROOT / "tests" / "wrong" / TECHNIQUE_MISSING[ex.name]).read_text()
+
+
+@needs_sandbox
+def test_every_technique_exercise_is_judged_inside_the_sandbox(tmp_path):
+    """The warp model runs inside a graded worker's sandbox (its plugin from the grader's hidden
+    cache, its counts in the worker's own folder): the slow kernel of every technique exercise
+    fails there as it fails outside, none passes on its right values alone."""
+    from helpers.exercises import exercises
+    from helpers.warp import build
+    built = build.plugin()      # in this run's cache, as a grader's own cache holds it
+    assert built.path is not None, built.why
+    technique = [ex for ex in exercises() if ex.technique is not None]
+    assert {ex.name for ex in technique if not ex.performance or not ex.performance.given} == \
+        set(TECHNIQUE_MISSING)
+    folder = tmp_path / "class" / "slow" / "kernels"
+    folder.mkdir(parents=True)
+    for ex in technique:
+        (folder / f"{ex.name}.cl").write_text(_starting_kernel(ex))
+    grades = grade(tmp_path / "class", tmp_path / "out", only=[ex.name for ex in technique],
+                   progress=False)
+    assert sandbox_module.why_not() is None
+    by = {g.exercise: g for g in grades}
+    for ex in technique:
+        g = by[ex.name]
+        assert g.status == "failed", (ex.name, g.status, g.message[:600])
+        assert "not judged" not in g.message and "warp model" in g.message, g.message[:600]

@@ -215,20 +215,26 @@ def test_the_build_is_named_by_its_sources_oclgrind_and_compiler(tmp_path, monke
     assert "Linux x86-64 only" in build.find_oclgrind()
 
 
-def test_where_the_model_cannot_run_a_verdict_says_why_once_and_stands_on_the_results(
+def test_where_the_model_cannot_run_a_right_kernel_is_not_judged_and_not_passed(
         monkeypatch, tmp_path):
-    from helpers.checking import run as check_run
+    """Right results with no warp model to judge the technique: not a pass. Each check's first
+    line says so and why (a grade's every row, not the first alone), the status is a status of its
+    own, and the record of passed checks is not written."""
     from helpers.checking import run_check
+    from helpers.checking.mistakes import likely_mistake, status_of
+    from helpers.exercises import passed
     from helpers.kernels import SOLUTIONS
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     monkeypatch.setattr(build, "compilers", lambda: [])
-    monkeypatch.setattr(check_run, "_MODEL_MISSING_SAID", set())
     first = run_check("leaky_relu", SOLUTIONS / "leaky_relu.cl")
     second = run_check("leaky_relu", SOLUTIONS / "leaky_relu.cl")
-    assert first.passed and second.passed
-    assert "The warp model could not run here (" in first.message and "no C++ compiler" in first.message
-    assert "could not run here" not in second.message
-    assert "The technique was not judged: no warp model here" in second.message
+    for report in (first, second):
+        assert not report.passed and report.unjudged and "no C++ compiler" in report.unjudged
+        head = report.message.splitlines()[0]
+        assert head.startswith("leaky_relu not judged (") and "not a pass" in head, head
+        assert status_of(report) == "not judged"
+        assert likely_mistake(report) == "technique not judged"
+    assert not passed.has_passed("leaky_relu", SOLUTIONS / "leaky_relu.cl")
 
 
 def test_a_float4_kernel_counted_first_does_not_blind_the_model_to_branches():
@@ -251,3 +257,26 @@ def test_a_float4_kernel_counted_first_does_not_blind_the_model_to_branches():
     if not (copy_ok and div_ok):
         pytest.fail("the warp model could not run here")
     assert copy_branches > 0 and div_branches > 0 and div_split > 0
+
+
+def test_a_build_for_another_checkout_keeps_the_plugins_others_use(monkeypatch, tmp_path):
+    """Two checkouts (or two Oclgrinds) share the cache folder: a build names its plugin by its
+    own digest and removes no other (one removed the other's, and a process of the first then
+    failed to load it)."""
+    from pathlib import Path
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    folder = tmp_path / "warp"
+    folder.mkdir()
+    theirs = folder / "warp-model-0123456789abcdef.so"
+    theirs.write_bytes(b"another checkout's plugin")
+    grind = build.find_oclgrind()
+    if isinstance(grind, str):
+        pytest.skip(grind)
+
+    def compiled(command, **_):
+        Path(command[command.index("-o") + 1]).write_bytes(b"built")
+        return subprocess.CompletedProcess(command, 0, "", "")
+    monkeypatch.setattr(build.subprocess, "run", compiled)
+    made = build._build(grind, [("gnu", ["c++"])], folder)
+    assert made.path is not None and made.path.read_bytes() == b"built"
+    assert theirs.read_bytes() == b"another checkout's plugin"

@@ -17,12 +17,9 @@ learner's device (``plots.model_beside_time`` draws it).
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import secrets
-import shutil
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,17 +42,19 @@ KEYS = ("global_sectors_per_request", "global_ideal_sectors_per_request",
         "local_wavefronts_per_request", "local_ideal_wavefronts_per_request",
         "branches", "divergent_branches", "private_accesses", "private_requests")
 _lock = threading.Lock()    # one run at a time per process: they share the output folder
-_folder: list[Path] = []
+_read_to: dict[Path, int] = {}   # each worker's counts file: how far this process has read it
 
 
-def _out_folder() -> Path:
-    """Where this process's workers write the model's counters: one folder for the process's
-    life, so that the worker's key (its environment) stays the same and the worker stays warm."""
-    if not _folder:
-        path = Path(tempfile.mkdtemp(prefix="course-warp-"))
-        atexit.register(shutil.rmtree, path, True)
-        _folder.append(path)
-    return _folder[0]
+def _new_counts(out: Path) -> str:
+    """What the worker's plugin wrote to ``out`` since this process last read it (a warm worker
+    keeps its file from one request to the next)."""
+    try:
+        data = out.read_bytes()
+    except OSError:
+        return ""
+    start = _read_to.get(out, 0) if len(data) >= _read_to.get(out, 0) else 0
+    _read_to[out] = len(data)
+    return data[start:].decode("utf-8", "replace")
 
 
 def representative_case(ex: Exercise, warp_size: int = 32) -> Case:
@@ -123,16 +122,16 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
 
 def _run(ex: Exercise, path: Path, source: str, case: Case, plugin: Path, settings: dict,
          seed: int | None, about: dict, spec, build_options: list[str], owner: str) -> dict:
-    out = _out_folder() / OUT_NAME
-    env = {"OCLGRIND_PLUGINS": str(plugin), "COURSE_WARP_OUT": str(out),
+    # the plugin writes into the worker's own folder ("{dir}": the one place a graded worker's
+    # sandbox lets it write), never into this process's /tmp, which a sandbox does not show
+    env = {"OCLGRIND_PLUGINS": str(plugin), "COURSE_WARP_OUT": "{dir}/" + OUT_NAME,
            **{SETTINGS[k]: v for k, v in settings.items()}}
     options = CheckOptions(owner=owner)
     chk = Check(ex, path, secrets.randbits(31) if seed is None else seed, options, apart.Lease(),
                 source)
-    before = out.stat().st_size if out.exists() else 0
     result = run_pass(chk, spec, [case], PassPlan(options.oclgrind_run_timeout, env=env,
                                                    build_options=tuple(build_options)))
-    text = out.read_bytes()[before:].decode("utf-8", "replace") if out.exists() else ""
+    text = _new_counts(result.worker_dir / OUT_NAME) if result.worker_dir else ""
     launches = [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
     chk.lease.release(result.ended_cleanly())
     if result.build_error:

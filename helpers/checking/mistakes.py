@@ -13,6 +13,8 @@ def status_of(report) -> str:
     submission always gets the same grade)."""
     if report.passed:
         return "passed"
+    if getattr(report, "unjudged", None):     # right results, the technique not judged
+        return "not judged"
     op = getattr(report, "oclgrind_pass", None)
     if op is not None and any(f.kind in ("out_of_bounds_write", "out_of_bounds_read")
                               for f in op.findings):
@@ -39,6 +41,8 @@ def likely_mistake(report) -> str:
     else what the device did (does not compile, timed out, crashed, wrong results)."""
     if report.passed:
         return ""
+    if getattr(report, "unjudged", None):
+        return "technique not judged"
     named = NAMED_MISTAKE.search(report.message)
     if named:
         return named.group(1).strip()

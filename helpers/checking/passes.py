@@ -33,6 +33,7 @@ class PassResult:
     device: DeviceSpec
     cases: list[Case]
     results: dict[int, dict] = field(default_factory=dict)
+    worker_dir: Path | None = None     # the worker's own folder (what its plugins wrote there)
     build_error: str | None = None
     no_kernel: dict | None = None
     built: bool = False
@@ -282,6 +283,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
     key = worker_key(device, plan.env, chk.options.owner)
     child = chk.lease.child(key)
     result.warm = child.poll_ready()
+    result.worker_dir = child.dir
     heard = _Listener(result, plan.run_timeout, child.dir / "oclgrind.log", progress, stop,
                       plan.first_failure)
     watch = heard.watch if device.is_oclgrind else (

@@ -297,7 +297,17 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     return report if warned else with_warnings(report)
 
 
-_MODEL_MISSING_SAID: set = set()     # why the warp model could not run, once said in this process
+def _not_judged(report: CheckReport, chk: Check, where: str, why: str) -> CheckReport:
+    """A technique exercise whose results are right but whose technique the warp model could
+    not judge: not a pass, and its first line says so (each time: a grade has a row per learner)."""
+    name = chk.ex.name
+    report.passed, report.unjudged = False, why
+    rest = report.message.split("\n", 1)[1] if "\n" in report.message else ""
+    report.message = "\n".join([
+        f"{name} not judged ({display_path(chk.path)}, on {where}): the results are right, but "
+        f"the warp model could not run here ({why}), so the technique this exercise is about was "
+        f"not judged, and a check that cannot judge it is not a pass.", *([rest] if rest else [])])
+    return report
 
 
 def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
@@ -308,14 +318,8 @@ def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
     ex = chk.ex
     for case in (None, *ex.technique_cases):     # the representative case first, then the others
         facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner, case=case)
-        if not facts.get("available"):     # why, once a process; after that, a few words
-            why = facts.get("why")
-            report.message += (f"\n  The warp model could not run here ({why}): the technique was "
-                               f"not judged, only the results." if why not in _MODEL_MISSING_SAID
-                               else "\n  (The technique was not judged: no warp model here, as "
-                               "said above.)")
-            _MODEL_MISSING_SAID.add(why)
-            return report
+        if not facts.get("available"):     # a right result alone is not a pass here
+            return _not_judged(report, chk, where, facts.get("why") or "no reason given")
         missing = ex.technique(facts)
         if missing is not None:
             break

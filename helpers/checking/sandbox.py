@@ -371,6 +371,15 @@ def _outermost(paths) -> list[Path]:
 _SAID: list[bool] = []     # the sentence on workers that keep root's id, said once a process
 
 
+def model_files() -> list[Path]:
+    """What a graded worker reads outside the course and its Python: the warp model's plugin,
+    built in the grader's cache (a home the sandbox hides), so that a technique is judged inside
+    the sandbox as outside it."""
+    from ..warp import build
+    built = build.plugin(build=False)
+    return [built.path] if built.path is not None else []
+
+
 def _first_worker_id() -> int:
     import secrets
     return WORKER_UIDS + secrets.randbelow(1 << 24)   # not the same ids from one grade to the next
@@ -396,8 +405,8 @@ class GradingSandbox:
         if uid is not None:
             for path in [folder, *folder.rglob("*")]:
                 os.lchown(path, uid, uid)
-        return (Jail(scratch=folder, hidden=self.hidden, uid=uid).command(command),
-                functools.partial(limits, groups=groups))
+        return (Jail(scratch=folder, hidden=self.hidden, readable=model_files(),
+                     uid=uid).command(command), functools.partial(limits, groups=groups))
 
     def _worker_id(self) -> int | None:
         """Run by root, a free id for the next worker; None otherwise, and where that user cannot

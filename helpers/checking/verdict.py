@@ -47,6 +47,7 @@ class CheckReport:
     oclgrind_available: bool = True
     speed_pass: PassResult | None = None
     counters: dict | None = None     # the warp model's, where a technique was judged on them
+    unjudged: str | None = None      # why the technique could not be judged (then not passed)
 
     def __str__(self) -> str:
         return self.message

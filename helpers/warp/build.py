@@ -144,9 +144,8 @@ def _build(grind: Oclgrind, tried: list[tuple[str, list[str]]], folder: Path) ->
                 continue
             shutil.move(str(out), str(path.with_suffix(f".{os.getpid()}.tmp")))
             path.with_suffix(f".{os.getpid()}.tmp").replace(path)
-        for old in folder.glob("warp-model-*.so"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        # another checkout's or another Oclgrind's plugin stays: a process of that checkout may
+        # load it at any time (each is a few hundred kB)
         return Built(path, compiler=kind)
     lines = errors[0].splitlines() if errors else [""]
     first = next((x for x in lines if "error" in x), lines[0])
