@@ -10,8 +10,9 @@
 #   make test                         set up .venv; run every test and notebook on every CPU device
 #   make test DEVICE=pocl             ... on one of them
 #   make test-browser                 the learner's path (notebook 00's exercise by the editor and by a
-#                                     %%kernel cell, Run All on 01), notebooks 01 and 02 in JupyterLab in
-#                                     Chromium (Playwright), and the class view in a local JupyterHub
+#                                     %%kernel cell, in every order, Run All on 01), Run All on notebooks
+#                                     00 to 03 in JupyterLab in Chromium (Playwright) with their cell
+#                                     times, and the class view in a local JupyterHub
 #   make check NAME=float_copy        check one exercise's kernel from kernels/
 #   make devices | make lint | make clean
 

@@ -2,9 +2,10 @@
 test-browser``).
 
 A JupyterLab server starts on a free local port (with the solutions switched on and small sizes, from
-../conftest.py), Chromium opens notebooks 01 and 02 and runs every cell, and the test reads the page as
+../conftest.py), Chromium opens notebooks 00 to 03 and runs every cell, and the test reads the page as
 a learner would: no dead or restarted kernel, no error or stderr output under any cell, widgets drawn
-as widgets (not as their text), and a moved NDRange explorer slider redraws the picture.
+as widgets (not as their text), and a moved NDRange explorer slider redraws the picture. Each Run
+All's cell times (JupyterLab's recordTiming) go to the run's log, a line per notebook.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import pytest
 from helpers.paths import ROOT
 
 CELL_TIMEOUT_MS = 300_000
+NOTEBOOKS = ("00-host-and-device.ipynb", "01-parallel-execution.ipynb", "02-work-groups.ipynb",
+             "03-local-memory.ipynb")
 
 
 def stop(proc: subprocess.Popen, log) -> None:
@@ -53,8 +56,12 @@ def chromium() -> str:
 def lab(tmp_path_factory):
     """A JupyterLab server on a copy of the notebooks (nothing is saved into the course's own)."""
     work = tmp_path_factory.mktemp("lab")
-    for nb in ("01-parallel-execution.ipynb", "02-work-groups.ipynb"):
+    for nb in NOTEBOOKS:
         shutil.copy(ROOT / "notebooks" / nb, work / nb)
+    # JupyterLab records each cell's start and end in its metadata: the cells' times, as run here
+    settings = work / "config" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    (settings / "tracker.jupyterlab-settings").write_text('{"recordTiming": true}')
     port, token = free_port(), secrets.token_hex(16)
     # the suite's MPLBACKEND=Agg (../conftest.py) would keep every figure out of the page
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
@@ -166,11 +173,54 @@ def problems(page) -> list[str]:
     return found
 
 
+def cell_seconds(page, work: Path, notebook: str) -> list[float]:
+    """Save the notebook (Ctrl+S) and read each code cell's seconds from the metadata JupyterLab
+    recorded (recordTiming): from the kernel's busy to its reply."""
+    import datetime
+    import json
+    page.keyboard.press("Control+s")
+    path = work / notebook
+    for _ in range(60):
+        cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+        if cells and all("shell.execute_reply" in c["metadata"].get("execution", {})
+                         for c in cells):
+            break
+        time.sleep(0.5)
+    stamp = datetime.datetime.fromisoformat
+    return [(stamp(c["metadata"]["execution"]["shell.execute_reply"].replace("Z", "+00:00"))
+             - stamp(c["metadata"]["execution"]["iopub.status.busy"].replace("Z", "+00:00"))
+             ).total_seconds() for c in cells]
+
+
+def say_cell_times(notebook: str, seconds: list[float]) -> None:
+    """One line in the run's log: the cells' times as a learner's Run All took them here (a
+    benchmark, not an assertion: the 60-s bound is measured by tools/notebook_times.py)."""
+    import sys
+    slowest = max(range(len(seconds)), key=seconds.__getitem__)
+    sys.__stdout__.write(f"\n{notebook}: Run All in Chromium, {len(seconds)} code cells, "
+                         f"{sum(seconds):.1f} s, slowest cell {seconds[slowest]:.1f} s "
+                         f"(code cell {slowest + 1})\n")
+
+
+@pytest.mark.parametrize("notebook", [NOTEBOOKS[0], NOTEBOOKS[3]])
+def test_notebooks_00_and_03_run_top_to_bottom(lab, browser, notebook):
+    base, token, work = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    run_all(page, base, token, notebook, work)
+    assert problems(page) == []
+    times = cell_seconds(page, work, notebook)
+    assert times and all(t >= 0 for t in times)
+    say_cell_times(notebook, times)
+    page.close()
+
+
 def test_notebook_01_runs_top_to_bottom_with_its_widgets(lab, browser):
     base, token, work = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     run_all(page, base, token, "01-parallel-execution.ipynb", work)
     assert problems(page) == []
+    say_cell_times("01-parallel-execution.ipynb", cell_seconds(page, work,
+                                                              "01-parallel-execution.ipynb"))
     # the throughput sweep is a widget (its button), not the text of one
     assert page.query_selector(".jp-OutputArea-output .widget-button"), "no widget was drawn"
     outputs = page.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
@@ -195,6 +245,7 @@ def test_notebook_02_explorers_redraw_when_a_slider_moves(lab, browser):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     run_all(page, base, token, "02-work-groups.ipynb", work)
     assert problems(page) == []
+    say_cell_times("02-work-groups.ipynb", cell_seconds(page, work, "02-work-groups.ipynb"))
     # the NDRange explorer and then the work-group size explorer are the last two outputs with
     # sliders; each one's picture is the last image in it
     outputs = page.locator(".jp-OutputArea-output:has(.widget-slider)")

@@ -170,3 +170,20 @@ def test_docs_platforms_driver_section_is_rendered_from_the_data():
     assert text.count(heading) == 1
     assert text[text.index(heading):] == platforms_markdown(), \
         "docs/platforms.md differs from helpers/data/drivers.json: run python tools/platforms_doc.py"
+
+
+def test_install_md_quotes_the_measured_cell_times():
+    """docs/install.md's table of each notebook's slowest cell is the record's (tools/
+    notebook_times.py --cells), which holds every notebook, each run through, each cell within the
+    course's minute."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("notebook_times", TOOLS / "notebook_times.py")
+    times = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(times)
+    record = json.loads((ROOT / "results/history/cell-times-amd-epyc-2cores-intel.json").read_text())
+    assert times.cell_table(record) in (ROOT / "docs/install.md").read_text(), \
+        "docs/install.md's cell times differ from the record: tools/notebook_times.py --markdown"
+    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert [r["notebook"] for r in record["rows"]] == notebooks
+    assert all(r["passed"] for r in record["rows"])
+    assert max(c["seconds"] for r in record["rows"] for c in r["cells"]) < 60

@@ -35,9 +35,14 @@ def main() -> int:
     ap.add_argument("--only", nargs="+", metavar="PREFIX", help="only the notebooks whose name "
                                                                "starts with one of these")
     ap.add_argument("--cells", action="store_true", help="every cell's seconds (nbclient)")
+    ap.add_argument("--markdown", action="store_true",
+                    help="print the --out record's table for docs/install.md and stop")
     ap.add_argument("--merge", action="store_true", help="keep the other notebooks' rows of an "
                                                              "existing --out file")
     args = ap.parse_args()
+    if args.markdown:
+        print(cell_table(json.loads(Path(args.out).read_text())))
+        return 0
     env = {**os.environ, "COURSE_SOLUTIONS": "1", "COURSE_SMALL": "1" if args.small else "0",
            "MPLBACKEND": "Agg"}
     device = subprocess.run([sys.executable, "-c", "import helpers; from helpers.device import "
@@ -87,6 +92,16 @@ def main() -> int:
         print(f"{nb.stem:<28} {seconds:7.1f} s  {last}", flush=True)
         Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
     return 0 if all(r["passed"] for r in rows) else 1
+
+
+def cell_table(record: dict) -> str:
+    """docs/install.md's table of a --cells record: each notebook's slowest cell and its total."""
+    lines = ["| notebook | slowest cell, s | the cell | whole notebook, s |", "|---|---|---|---|"]
+    for row in record["rows"]:
+        slow = max(row["cells"], key=lambda c: c["seconds"])
+        lines.append(f"| `{row['notebook']}` | {slow['seconds']:.1f} | `{slow['first_line'][:48]}` "
+                     f"| {row['seconds']:.1f} |")
+    return "\n".join(lines)
 
 
 def cell_times(nb: Path, env: dict[str, str]) -> dict:
