@@ -192,35 +192,38 @@ def cell_seconds(page, work: Path, notebook: str) -> list[float]:
              ).total_seconds() for c in cells]
 
 
-def say_cell_times(notebook: str, seconds: list[float]) -> None:
+def say_cell_times(request, notebook: str, seconds: list[float]) -> None:
     """One line in the run's log: the cells' times as a learner's Run All took them here (a
     benchmark, not an assertion: the 60-s bound is measured by tools/notebook_times.py)."""
-    import sys
     slowest = max(range(len(seconds)), key=seconds.__getitem__)
-    sys.__stdout__.write(f"\n{notebook}: Run All in Chromium, {len(seconds)} code cells, "
-                         f"{sum(seconds):.1f} s, slowest cell {seconds[slowest]:.1f} s "
-                         f"(code cell {slowest + 1})\n")
+    line = (f"{notebook}: Run All in Chromium, {len(seconds)} code cells, {sum(seconds):.1f} s, "
+            f"slowest cell {seconds[slowest]:.1f} s (code cell {slowest + 1})")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():    # to the run's log, not the capture
+            reporter.write_line("\n" + line)
 
 
 @pytest.mark.parametrize("notebook", [NOTEBOOKS[0], NOTEBOOKS[3]])
-def test_notebooks_00_and_03_run_top_to_bottom(lab, browser, notebook):
+def test_notebooks_00_and_03_run_top_to_bottom(lab, browser, notebook, request):
     base, token, work = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     run_all(page, base, token, notebook, work)
     assert problems(page) == []
     times = cell_seconds(page, work, notebook)
     assert times and all(t >= 0 for t in times)
-    say_cell_times(notebook, times)
+    say_cell_times(request, notebook, times)
     page.close()
 
 
-def test_notebook_01_runs_top_to_bottom_with_its_widgets(lab, browser):
+def test_notebook_01_runs_top_to_bottom_with_its_widgets(lab, browser, request):
     base, token, work = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     run_all(page, base, token, "01-parallel-execution.ipynb", work)
     assert problems(page) == []
-    say_cell_times("01-parallel-execution.ipynb", cell_seconds(page, work,
-                                                              "01-parallel-execution.ipynb"))
+    say_cell_times(request, "01-parallel-execution.ipynb",
+                   cell_seconds(page, work, "01-parallel-execution.ipynb"))
     # the throughput sweep is a widget (its button), not the text of one
     assert page.query_selector(".jp-OutputArea-output .widget-button"), "no widget was drawn"
     outputs = page.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
@@ -240,12 +243,13 @@ def test_notebook_01_runs_top_to_bottom_with_its_widgets(lab, browser):
     page.close()
 
 
-def test_notebook_02_explorers_redraw_when_a_slider_moves(lab, browser):
+def test_notebook_02_explorers_redraw_when_a_slider_moves(lab, browser, request):
     base, token, work = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     run_all(page, base, token, "02-work-groups.ipynb", work)
     assert problems(page) == []
-    say_cell_times("02-work-groups.ipynb", cell_seconds(page, work, "02-work-groups.ipynb"))
+    say_cell_times(request, "02-work-groups.ipynb",
+                   cell_seconds(page, work, "02-work-groups.ipynb"))
     # the NDRange explorer and then the work-group size explorer are the last two outputs with
     # sliders; each one's picture is the last image in it
     outputs = page.locator(".jp-OutputArea-output:has(.widget-slider)")
