@@ -301,11 +301,12 @@ class Child:
     def request(self, payload: dict, *, timeout: float,
                 on_event: Callable[[dict], float | None] | None = None,
                 output_limit: int | None = None, stop: threading.Event | None = None,
-                watch: Callable[[], bool] | None = None) -> Outcome:
+                watch: Callable[[], bool] | None = None, keep: int = OUTPUT_KEPT) -> Outcome:
         """Send ``payload`` and pass each event to ``on_event`` until ``end``. The time limit is
         ``timeout`` seconds from now (the child's start-up included when it is not ready yet);
         ``on_event`` may return a new limit, in seconds from then. ``watch`` is called every 50 ms
-        and stops the child when it returns true."""
+        and stops the child when it returns true. ``keep``: the bytes kept of each end of a long
+        output (all of it, up to ``output_limit``, for a pass that reads Oclgrind's counts there)."""
         self.poll_ready()
         asked = time.perf_counter()
         outcome = Outcome(started=self.started if not self.ready else asked)
@@ -360,7 +361,7 @@ class Child:
         marks["ended"] = outcome.started + outcome.seconds
         if self.ready_at is not None:
             marks["ready"] = self.ready_at
-        outcome.output = self._output_since(offset)
+        outcome.output = self._output_since(offset, keep)
         return outcome
 
     def stop_process(self) -> None:

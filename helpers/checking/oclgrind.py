@@ -144,20 +144,52 @@ def gaps(text: str) -> list[Gap]:
     return found
 
 
-_COUNTS_HEAD = re.compile(r"^Instructions executed for kernel '([^']*)':\s*$")
+_COUNTS_HEAD = re.compile(r"Instructions executed for kernel '([^']*)':\s*$")
 _COUNT = re.compile(r"^\s+([\d,]+) - (.+?)\s*$")
 
 
-def counts(output: str) -> tuple[dict[str, int], str]:
+def counts(output: str, mark: str | None = None) -> tuple[dict[str, int], str]:
     """Oclgrind's instruction counts (``OCLGRIND_INST_COUNTS``) summed over every launch in
     ``output`` (``"load local"``, ``"store global"``, ...; sizes dropped), and the output without
-    them (they are Oclgrind's, not the kernel's)."""
+    them (they are Oclgrind's, not the kernel's). With ``mark`` (the line the worker prints after
+    each launch has ended), only the last block before each mark counts: a kernel's printf comes
+    before Oclgrind's own block of its launch, so a block it forges is never the last; a launch
+    with no mark after it (it did not end) counts nothing. A header is found anywhere on its line
+    (a kernel's unended printf line cannot hide it)."""
+    lines = output.splitlines(keepends=True)
+    if mark is None:
+        return _blocks(lines, lambda _: True)
+    total: dict[str, int] = {}
+    kept: list[str] = []
+    segment: list[str] = []
+    for line in lines:
+        if line.strip() != mark:
+            segment.append(line)
+            continue
+        heads = [i for i, x in enumerate(segment) if _COUNTS_HEAD.search(x)]
+        last = heads[-1] if heads else None
+        found, text = _blocks(segment, lambda i, last=last: i == last)
+        for k, v in found.items():
+            total[k] = total.get(k, 0) + v
+        kept.append(text)
+        segment = []
+    kept.append("".join(segment))
+    return total, "".join(kept)
+
+
+def _blocks(lines: list[str], counted) -> tuple[dict[str, int], str]:
+    """Sum the count blocks whose header's line index ``counted`` accepts; the other lines (a
+    forged block among them, as printed) are the kernel's output."""
     total: dict[str, int] = {}
     kept: list[str] = []
     inside = False
-    for line in output.splitlines(keepends=True):
-        if _COUNTS_HEAD.match(line):
+    for i, line in enumerate(lines):
+        head = _COUNTS_HEAD.search(line)
+        if head and counted(i):
             inside = True
+            before = line[:head.start()]
+            if before.strip():
+                kept.append(before + "\n")
             continue
         m = _COUNT.match(line) if inside else None
         if m:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import stat
 import time
 from dataclasses import dataclass, field, replace
@@ -116,6 +117,11 @@ LOG_LIMIT = 4 << 20     # bytes of Oclgrind's log read at most, each time
 # Oclgrind's log lies in the worker's folder, which a graded worker owns: the grader (root, when it
 # grades) reads it only as the regular file it is, never through a link the worker put there, and
 # never more than LOG_LIMIT of it
+# an Oclgrind worker's stderr, in its own folder: where Oclgrind says what it cannot simulate (a
+# kernel's printf goes to stdout, never here)
+DIAGNOSTICS = "oclgrind-stderr.txt"
+
+
 def _log_size(path: Path) -> int:
     try:
         st = os.lstat(path)
@@ -145,6 +151,8 @@ class _Listener:
         self.result, self.run_timeout, self.log = result, run_timeout, log
         self.progress, self.stop, self.first_failure = progress, stop, first_failure
         self.log_from = _log_size(log)
+        self.err = log.with_name(DIAGNOSTICS)      # an Oclgrind worker's stderr (see run_pass)
+        self.err_from = _log_size(self.err)
         self.parsed = self.log_from    # the log's size when it was last read
         self.current = -1              # -1: building; i: in case i
         self.reported_at: float | None = None
@@ -204,6 +212,11 @@ class _Listener:
         if _log_size(self.log) <= self.log_from:
             return ""
         return _read_log(self.log, self.log_from)
+
+    def new_err(self) -> str:
+        if _log_size(self.err) <= self.err_from:
+            return ""
+        return _read_log(self.err, self.err_from)
 
     def reported(self) -> bool:
         if self.reported_at is None:
@@ -289,10 +302,14 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
     watch = heard.watch if device.is_oclgrind else (
         (lambda: heard.stuck_watch(stuck)) if stuck else None)
     began = time.time()
-    outcome = child.request(_request(chk, cases, plan, device),
-                            timeout=chk.options.build_timeout, on_event=heard.on_event,
-                            output_limit=OUTPUT_LIMIT, stop=stop, watch=watch)
-    _ended(result, outcome, heard)
+    request = _request(chk, cases, plan, device)
+    if device.is_oclgrind:   # after each launch the worker marks where Oclgrind's counts end,
+        request["launch_mark"] = f"course-launch-end-{secrets.token_hex(16)}"
+        request["diagnostics_to"] = DIAGNOSTICS     # and Oclgrind's stderr is not the kernel's
+    outcome = child.request(request, timeout=chk.options.build_timeout, on_event=heard.on_event,
+                            output_limit=OUTPUT_LIMIT, stop=stop, watch=watch,
+                            keep=OUTPUT_LIMIT if device.is_oclgrind else apart.OUTPUT_KEPT)
+    _ended(result, outcome, heard, request.get("launch_mark"))
     if result.crashed_in is not None:
         # a compiler that died mid-way leaves a broken entry in PoCL's kernel cache, which the
         # next process would take for a good build (INVALID_KERNEL_NAME): none stays
@@ -305,8 +322,11 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
     return result
 
 
-def _ended(result: PassResult, outcome, heard: _Listener) -> None:
-    """The pass's facts once its worker has answered (or was stopped)."""
+def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = None) -> None:
+    """The pass's facts once its worker has answered (or was stopped). Nothing the kernel
+    printed is read as Oclgrind's: its counts are the last block before each launch's mark
+    (which the kernel cannot know, and after which it cannot print), its gaps those of its log
+    and of its stderr (a file of the worker's own: a kernel's printf goes to stdout)."""
     device, current = result.device, heard.current
     result.started, result.seconds, result.output = outcome.started, outcome.seconds, outcome.output
     result.marks = outcome.marks
@@ -319,8 +339,10 @@ def _ended(result: PassResult, outcome, heard: _Listener) -> None:
     if result.findings and result.reported_in is None:   # first seen in this last read
         result.reported_in = min(current, len(result.cases) - 1) if result.cases else current
     if device.is_oclgrind:
-        result.gaps = oclgrind.gaps(log + "\n" + outcome.output)
-        executed, result.output = oclgrind.counts(outcome.output)
+        err = heard.new_err()
+        result.gaps = oclgrind.gaps(log + "\n" + err)
+        executed, printed = oclgrind.counts(outcome.output, mark)
+        result.output = printed + (f"\n{err}" if err.strip() else "")
         result.executed = executed or None
     if outcome.exit_code is not None:
         result.exit_code = outcome.exit_code

@@ -238,6 +238,44 @@ class KernelRunError(Exception):
 # odd, so that sums of any number of them, wrapped around at 32 bits, still differ.
 LOCAL_POISON = (0xFF7FFFFF, 0x7F7FFFFE)
 
+LAUNCH_MARK: list[str] = []   # this request's mark (an Oclgrind pass), from the parent
+
+
+_STDERR_TO: list[str] = []
+
+
+def stderr_to(name: str) -> None:
+    """This worker's stderr (fd 2: Oclgrind's messages, a crash's, Python's) to the file ``name``
+    in its own folder, once: its stdout, where a kernel's printf goes, is then the kernel's
+    alone, and nothing printed there passes for Oclgrind's."""
+    import os
+    import sys
+    if _STDERR_TO == [name]:
+        return
+    sys.stderr.flush()
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(fd, 2)
+    os.close(fd)
+    _STDERR_TO[:] = [name]
+
+
+def launch_ended() -> None:
+    """After a launch has ended: what the driver printed is flushed (C's stdio buffers, where
+    Oclgrind's counts and the kernel's printf wait), then the request's mark, a line the kernel
+    could not know, closes this launch's output (see oclgrind.counts)."""
+    if not LAUNCH_MARK:
+        return
+    import ctypes
+    import os
+    import sys
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):   # no C library to flush (Windows): Python's own only
+        pass
+    sys.stdout.flush()
+    os.write(1, f"\n{LAUNCH_MARK[0]}\n".encode())
+
+
 def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exercise, case: Case,
              rng: np.random.Generator, guard: bool, extra_args: tuple = (),
              digest: bool = False) -> dict:
@@ -272,6 +310,7 @@ def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
         queue.finish()
     except cl.Error as e:  # the kernel started but failed (a GPU's illegal address, say)
         raise KernelRunError(str(e).splitlines()[0]) from None
+    launch_ended()
     got = {}
     for bname, buf_g in whole.items():
         got[bname] = np.empty_like(host[bname])
@@ -314,6 +353,9 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
         load_registry_file(extra)
     ex = get(req["exercise"])
     path, source = Path(req["kernel_path"]), req["source"]
+    LAUNCH_MARK[:] = [req["launch_mark"]] if req.get("launch_mark") else []
+    if req.get("diagnostics_to"):
+        stderr_to(req["diagnostics_to"])
     try:
         prg = build_source(ctx, source, path, req.get("build_options") or None)
     except KernelBuildError as e:
