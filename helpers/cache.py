@@ -6,7 +6,6 @@ Everything in it can be deleted: it is measured or checked again when needed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
@@ -42,8 +41,3 @@ def write(name: str, data: dict) -> None:
     tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(data, indent=1))
     tmp.replace(path)
-
-
-def text_digest(path: Path) -> str:
-    """A digest of a file's text (what 'this kernel, as it is now' means)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

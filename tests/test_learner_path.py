@@ -203,3 +203,32 @@ def test_the_reference_verdict_is_labelled_as_the_reference_devices():
     assert first.startswith("┌ Reference, not your kernel: the course's solutions/spill_fix.cl")
     assert "NVIDIA H100" in first and all(line.startswith(("│", "└")) for line in rest)
     assert "Yours" not in text
+
+
+def test_a_file_edited_during_its_check_is_not_recorded_as_passed(tmp_path, monkeypatch,
+                                                                  oclgrind_present):
+    """One read of the submission: the check judges, counts and records the text it read first.
+    Here the file becomes a kernel with the technique missing while the check runs (after its
+    device pass): the verdict, the warp model's count and the record are the first text's, and
+    the file as it is now has not passed."""
+    from helpers.checking import passes
+    from helpers.exercises.passed import has_passed, text_digest
+    from helpers import cache
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path / "cache"))
+    kernel = tmp_path / "leaky_relu.cl"
+    first = (SOLUTIONS / "leaky_relu.cl").read_text()
+    kernel.write_text(first)
+    edited = (TESTS / "wrong" / "leaky_relu" / "ternary.cl").read_text()
+    real = passes.run_pass
+
+    def edit_after_first(*args, **kwargs):
+        result = real(*args, **kwargs)
+        kernel.write_text(edited)          # the learner saves in the editor meanwhile
+        return result
+    monkeypatch.setattr("helpers.checking.run.run_pass", edit_after_first)
+    monkeypatch.setattr("helpers.checking.counters.run_pass", edit_after_first)
+    report = run_check("leaky_relu", kernel=kernel)
+    assert report.passed, report.message
+    assert kernel.read_text() == edited
+    assert not has_passed("leaky_relu", kernel)
+    assert cache.read("passed-checks")["leaky_relu"] == [text_digest(first)]

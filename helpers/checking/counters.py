@@ -80,7 +80,7 @@ def _unavailable(why: str, **more) -> dict:
 def counters(name: str, kernel: str | Path | None = None, solutions: bool = False,
              case: Case | None = None, *, warp_size: int | None = None, banks: int | None = None,
              seed: int | None = None, build_options: tuple[str, ...] | None = None,
-             owner: str = "") -> dict:
+             owner: str = "", source: str | None = None) -> dict:
     """The warp model's counters for exercise ``name``'s kernel (``kernel``; default
     ``kernels/NAME.cl``, ``solutions/NAME.cl`` with ``solutions``) on ``case`` (default
     :func:`representative_case`). ``warp_size``, ``banks``: another GPU's (default 32 and 32, or
@@ -97,12 +97,14 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
         kernel = KERNELS / "studies" / ex.study_file
     path = Path(kernel) if kernel is not None else kernel_path(name, solutions=solutions)
     shown = display_path(path)
-    if not path.is_file():
-        return _unavailable(f"there is no kernel file {shown}", exercise=name, kernel_file=shown)
-    try:
-        source = learner.kernel_text(path, shown)
-    except learner.RefusedFile as e:
-        return _unavailable(str(e), exercise=name, kernel_file=shown)
+    if source is None:     # a check passes the text it read: one read of the submission
+        if not path.is_file():
+            return _unavailable(f"there is no kernel file {shown}", exercise=name,
+                                kernel_file=shown)
+        try:
+            source = learner.kernel_text(path, shown)
+        except learner.RefusedFile as e:
+            return _unavailable(str(e), exercise=name, kernel_file=shown)
     settings = {k: str(v) for k, v in (("warp_size", warp_size), ("banks", banks)) if v}
     warp = int(settings.get("warp_size") or os.environ.get(SETTINGS["warp_size"]) or 32)
     chosen = case or representative_case(ex, warp)

@@ -287,7 +287,7 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
         report = _technique(chk, report, where)
     warned = False
     if report.passed:
-        remember_pass(name, path)
+        remember_pass(name, chk.source)     # the text judged, not the file read again
         if ex.performance is not None and not report.miscompiled:
             if on_verdict is not None and not options.speed_required:
                 # the verdict (warnings included) now; the speed lines follow it when timed
@@ -317,7 +317,8 @@ def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
     from .counters import counters
     ex = chk.ex
     for case in (None, *ex.technique_cases):     # the representative case first, then the others
-        facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner, case=case)
+        facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner, case=case,
+                         source=chk.source)
         if not facts.get("available"):     # a right result alone is not a pass here
             return _not_judged(report, chk, where, facts.get("why") or "no reason given")
         missing = ex.technique(facts)

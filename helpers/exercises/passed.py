@@ -13,11 +13,19 @@ from ..kernels import kernel_path, solution_file
 PASSED = "passed-checks"  # cache document: exercise -> digests of kernel texts that passed
 
 
-def remember_pass(name: str, path: Path) -> None:
+def text_digest(text: str) -> str:
+    """A kernel text's digest, as the check read it (UTF-8)."""
+    import hashlib
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def remember_pass(name: str, source: str) -> None:
+    """Record that the kernel text ``source`` (the one text the check read and judged, never the
+    file read again) passed exercise ``name``."""
     try:
         record = cache.read(PASSED)
         record.setdefault(name, [])
-        digest = cache.text_digest(path)
+        digest = text_digest(source)
         if digest not in record[name]:
             record[name] = (record[name] + [digest])[-20:]
             cache.write(PASSED, record)
@@ -28,10 +36,10 @@ def remember_pass(name: str, path: Path) -> None:
 def has_passed(name: str, path: Path) -> bool:
     """Whether the kernel file at ``path``, as it is now, has passed the check of ``name``."""
     try:
-        return path.is_file() and cache.text_digest(path) in cache.read(PASSED).get(name, [])
-    except OSError:
+        text = path.read_bytes().decode("utf-8-sig")
+        return path.is_file() and text_digest(text) in cache.read(PASSED).get(name, [])
+    except (OSError, UnicodeDecodeError):
         return False
-
 
 
 class NotPassedYet(FileNotFoundError):
