@@ -211,9 +211,9 @@ def test_a_file_edited_during_its_check_is_not_recorded_as_passed(tmp_path, monk
     Here the file becomes a kernel with the technique missing while the check runs (after its
     device pass): the verdict, the warp model's count and the record are the first text's, and
     the file as it is now has not passed."""
+    from helpers import cache
     from helpers.checking import passes
     from helpers.exercises.passed import has_passed, text_digest
-    from helpers import cache
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path / "cache"))
     kernel = tmp_path / "leaky_relu.cl"
     first = (SOLUTIONS / "leaky_relu.cl").read_text()
