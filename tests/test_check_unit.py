@@ -579,3 +579,24 @@ def test_the_widest_case_alone_gets_a_thread_per_work_group_and_the_rest_the_oth
     assert share_threads([small, widest], last_alone=False) == [8, 8]
     monkeypatch.setattr(options, "usable_cores", lambda: 2)
     assert share_threads([small, widest], last_alone=True) == [1, 1]
+
+
+def test_a_learners_speed_pass_carries_no_solution(tmp_path):
+    """The solution never enters a process that runs learner code (issue 53 point 4): the
+    learner's worker times the learner's kernel alone; the solution and the starting kernel are
+    timed in a worker of the course's own, whose one source is the solution."""
+    import json
+
+    from helpers import apart
+    from helpers.checking.options import CheckOptions
+    from helpers.checking.passes import Check, PassPlan, _request
+    from helpers.exercises import get
+    from helpers.paths import ROOT
+    kernel = tmp_path / "strided_fix.cl"
+    kernel.write_text("learner's text")
+    chk = Check(get("strided_fix"), kernel, 1, CheckOptions(owner="ann"), apart.Lease(),
+                "learner's text")
+    request = _request(chk, [], PassPlan(10.0, speed=True))
+    solution = (ROOT / "solutions" / "strided_fix.cl").read_text()
+    assert request["roles"] == ["yours"] and "solution" not in request
+    assert solution not in json.dumps(request)

@@ -343,6 +343,7 @@ def _timed(chk: Check, spec: DeviceSpec, dev, report: CheckReport, where: str) -
     the target required, a kernel short of it fails."""
     ex = chk.ex
     sp = run_pass(chk, spec, [], PassPlan(SPEED_TIMEOUT, speed=True))
+    sp.speed.update(_reference_speed(chk, spec))
     report.speed_pass = sp
     lines, reached = speed_report(ex, sp, dev)
     if chk.options.speed_required and reached is not True:
@@ -353,6 +354,25 @@ def _timed(chk: Check, spec: DeviceSpec, dev, report: CheckReport, where: str) -
                           + "".join("\n" + indent([h]) for h in [hints_line(ex, "")] if h))
     else:
         report.message += "\n" + indent(lines)
+
+
+def _reference_speed(chk: Check, spec: DeviceSpec) -> dict[str, dict]:
+    """The solution's and the starting kernel's speed, timed in a worker of the course's own that
+    never runs learner code (the solution never enters a learner's process: a kernel there could
+    send its text back in a diagnosis): the solution is that worker's request source."""
+    from dataclasses import replace
+
+    from ..kernels import solution_file
+    ex = chk.ex
+    theirs = solution_file(ex.name)
+    if theirs is None:     # a graded day's copy of the course: nothing to time it against
+        return {"solution": {"error": "the solutions are not on this server (a graded day)"}}
+    ref = Check(ex, theirs, chk.seed, replace(chk.options, owner=""), apart.Lease(),
+                theirs.read_text(encoding="utf-8"))
+    rp = run_pass(ref, spec, [], PassPlan(SPEED_TIMEOUT, speed=True, roles=("solution", "given"),
+                                          env={"COURSE_WORKER": "reference"}))
+    ref.lease.release(rp.ended_cleanly())
+    return {k: v for k, v in rp.speed.items() if k != "yours"}
 
 
 STRICT_VARIABLE = "COURSE_STRICT_CHECKS"

@@ -481,26 +481,28 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
     peaks (measured once, then cached), then the learner's kernel, the solution and the kernel the
     exercise starts from, each on the record's timing case, its first result compared with numpy."""
     from ..bench import gflop_per_s, peaks, share, small_sizes, time_exercise
-    from ..kernels import KERNELS, SOLUTIONS, solution_file
+    from ..kernels import KERNELS
 
     perf = ex.performance
     case = perf.small if small_sizes() else perf.case
     from .. import probe
     probe.known_here(queue.device, req.get("left_out") or {})   # what crashed this driver before
-    peak = peaks(ctx, queue, progress=False)
-    # the solution's text comes with the request where the parent could read it (a graded
-    # worker's sandbox hides solutions/); else from the file, where there is one
-    text = req.get("solution")
-    theirs = SOLUTIONS / f"{ex.name}.cl" if text is not None else solution_file(ex.name)
-    kernels = [("yours", ex.name, path, source)]
-    kernels += [("solution", ex.name, theirs, text)] if theirs is not None else []
-    if perf.given:
+    # the peaks once, in the learner's pass (a reference pass would only build them again)
+    peak = peaks(ctx, queue, progress=False) if "yours" in (req.get("roles") or ["yours"]) \
+        else None
+    # The roles this worker times: a learner's worker its kernel alone ("yours"); the course's
+    # own worker (the parent's reference pass, no learner code in it) the solution, which it
+    # builds as its request's source, and the kernel the exercise starts from.
+    roles = req.get("roles") or ["yours"]
+    kernels = [("yours", ex.name, path, source)] if "yours" in roles else []
+    if "solution" in roles:
+        kernels.append(("solution", ex.name, path, source))
+    if perf.given and "given" in roles:
         file, function = perf.given
         kernels.append(("given", f"{ex.name}:{function}", KERNELS / "studies" / file, None))
-    # Rounds in turn (yours, the solution, the given; again), keeping each kernel's fastest
-    # median: a burst of other work on a laptop then slows one round, not one kernel's figure.
-    best: dict[str, dict] = {} if theirs is not None else {
-        "solution": {"error": "the solutions are not on this server (a graded day)"}}
+    # Rounds in turn (the solution, the given; again), keeping each kernel's fastest median: a
+    # burst of other work on a laptop then slows one round, not one kernel's figure.
+    best: dict[str, dict] = {}
     references: dict = {}
     for r in range(SPEED_ROUNDS):
         for i, (role, record, kpath, text) in enumerate(kernels):
@@ -527,10 +529,11 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
     # keeps the better figures) before any share is printed.
     kind, key = ("compute", "gflop_per_s") if perf.peak == "compute" else ("copy", "gb_per_s")
     fastest = max((t[key] or 0.0 for t in best.values() if "seconds" in t), default=0.0)
-    share(fastest, kind, peak, ctx, queue)
-    emit(event=Event.PEAK, copy_gb_per_s=peak["copy_bandwidth_gb_per_s"],
-         gflop_per_s=peak["compute_gflop_per_s"], measured=peak.get("measured", []),
-         left_out=list((peak.get("left_out") or {}).values()))
+    if peak is not None:
+        share(fastest, kind, peak, ctx, queue)
+        emit(event=Event.PEAK, copy_gb_per_s=peak["copy_bandwidth_gb_per_s"],
+             gflop_per_s=peak["compute_gflop_per_s"], measured=peak.get("measured", []),
+             left_out=list((peak.get("left_out") or {}).values()))
     for role, t in best.items():
         emit(event=Event.SPEED, role=role, **t)
     emit(event=Event.DONE)
