@@ -3,7 +3,8 @@
 // The launch has G = get_global_size(0) work-items, fewer than the n elements. Work-item
 // g adds up the products x[i] * y[i] for i = g, g + G, g + 2G, ... (while i < n) and
 // stores its sum in partial[g]; the host adds the G partial sums. n need not be a
-// multiple of G.
+// multiple of G. Neighbouring work-items read neighbouring elements at every step (coalesced
+// reads): the check judges that on the warp model.
 //
 // Check it from the notebook with check("dot_partials"), or from a shell:
 //     python -m helpers check dot_partials

@@ -9,7 +9,9 @@
 //
 // The kernel below is correct, but its tile has rows of T floats: the lanes of a warp read
 // floats T apart, which lie in the same bank of local memory (a bank conflict: with T = 32, the
-// 32 reads are served one after the other). `tile` holds T * (T + 1) floats: pad its rows.
+// 32 reads are served one after the other). `tile` holds T * (T + 1) floats: pad its rows. The
+// check judges the reads of the tile on the warp model, and that global memory is read and
+// written coalesced.
 //
 // Check it from the notebook with check("padded_tile"), or from a shell:
 //     python -m helpers check padded_tile

@@ -12,7 +12,9 @@
 // A plain `out[x * height + y] = in[y * width + x]` is correct, but neighbouring work-items then
 // write addresses `height` floats apart. Read a T x T block of `in` into `tile` (neighbours read
 // neighbours), wait for the whole work-group, then write the block's transpose from `tile` so that
-// neighbours write neighbours too.
+// neighbours write neighbours too. The check judges that too, on the warp model: the reads and
+// writes of global memory coalesced, and a warp's reads of the tile in different banks (pad the
+// tile's rows to T + 1 floats, or skew them; notebook 09).
 //
 // Check it with check("transpose"): the verdict says how fast it is against this device's copy
 // bandwidth and against the solution.

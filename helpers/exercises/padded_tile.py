@@ -125,8 +125,8 @@ register(Exercise(
     technique_cases=(_case(64, 32),),       # tiles of 32 x 33: 1 wavefront a read (rows of 32: 32)
     contract=("`in`, `out` row-major n x n; `out[y * n + x] = in[y * n + x] + in[x * n + y]`; "
               "2-D range, dimension 0 = column x; square work-groups T x T (T a power of two); "
-              "`tile` holds T * (T + 1) floats and the mirrored block passes through it; a warp's "
-              "reads of the tile fall in different banks (rows of T + 1); global size may exceed "
-              "n"),
+              "`tile` holds T * (T + 1) floats and the mirrored block passes through it; reads and "
+              "writes of global memory coalesced; a warp's reads of the tile fall in different "
+              "banks (rows of T + 1); global size may exceed n"),
     place=(9, 2),
 ))

@@ -118,7 +118,8 @@ register(Exercise(
     contract=("`in` row-major height x width, `out` row-major width x height, `out[x * height + y] "
               "= in[y * width + x]`; 2-D range, dimension 0 = column x of `in`; square work-groups "
               "T x T (T a power of two); `tile` holds T * (T + 1) floats and is used (the block "
-              "passes through it); reads and writes of global memory coalesced; global size may "
-              "exceed the matrix; timed against the copy bandwidth"),
+              "passes through it); reads and writes of global memory coalesced; a warp's reads of "
+              "the tile fall in different banks (padded or skewed); global size may exceed the "
+              "matrix; timed against the copy bandwidth"),
     place=(9, 0),
 ))
