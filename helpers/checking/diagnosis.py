@@ -350,7 +350,7 @@ def crash_output(output: str, limit: int = 6) -> list[str]:
     out = ["the process printed before it died:\n" + "\n".join("  " + x for x in own)] if own else []
     if driver:
         out.append("the OpenCL driver's own crash report, which it prints whatever crashed its "
-                   "process (a kernel's access outside a buffer too):\n"
+                   "process, the kernel's own mistakes included (not a sign of a driver bug):\n"
                    + "\n".join("  " + x for x in driver[:3]))
     return out
 
