@@ -1,0 +1,24 @@
+// RIGHT: fills the halo with the edge element (indices clamped into the data) instead of INFINITY; a window that reaches past an edge contains that edge element anyway, so the minimum is the same.
+__kernel void erosion_1d_local(__global const float *in,
+                               __global float *out,
+                               const uint n,
+                               const uint radius,
+                               __local float *tile)
+{
+    const uint lid = get_local_id(0);
+    const uint size = get_local_size(0);
+    const uint width = size + 2 * radius;
+    const long start = (long)(get_global_id(0) - lid) - (long)radius;
+    for (uint k = lid; k < width; k += size) {
+        const long j = clamp(start + (long)k, 0L, (long)n - 1);
+        tile[k] = in[j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint i = get_global_id(0);
+    if (i < n) {
+        float m = tile[lid];
+        for (uint k = 1; k <= 2 * radius; ++k)
+            m = fmin(m, tile[lid + k]);
+        out[i] = m;
+    }
+}
