@@ -600,3 +600,17 @@ def test_a_learners_speed_pass_carries_no_solution(tmp_path):
     solution = (ROOT / "solutions" / "strided_fix.cl").read_text()
     assert request["roles"] == ["yours"] and "solution" not in request
     assert solution not in json.dumps(request)
+
+
+def test_a_tiles_ratio_is_counted_where_no_work_item_lies_past_the_data():
+    """Work-items past the data may load clamped duplicates into the tile and never read them
+    back (a right transpose): the tile's reads per global read are counted over the launches
+    whose global size is the data's own."""
+    from helpers.checking.verdict import covers_exactly
+    assert covers_exactly({"global": [16, 16], "params": {"width": 16, "height": 16}})
+    assert not covers_exactly({"global": [40, 24], "params": {"width": 37, "height": 23}})
+    assert covers_exactly({"global": [5, 3], "params": {"m": 3, "n": 5, "k": 7}})
+    assert covers_exactly({"global": [64, 64], "params": {"n": 64}})
+    assert covers_exactly({"global": [291], "params": {"n": 291}})
+    assert not covers_exactly({"global": [1024], "params": {"n": 1000, "radius": 3}})
+    assert not covers_exactly({"global": [8], "params": {}})

@@ -29,7 +29,10 @@ WRONG = sorted(f"{p.parent.name}/{p.stem}" for p in (TESTS / "wrong").glob("*/*.
 # neither depends on the device, so they run with the first implementation only, and the test fails
 # any that stops being one (measured with Intel's runtime and PoCL 3.0, 2026-11-26)
 DEVICE_DECIDES = {"float_copy/ushort_index", "parallel_sum/gid_guarded_scratch",
-                  "parallel_sum/half_is_a_type", "to_half/direct_store"}
+                  "parallel_sum/half_is_a_type", "to_half/direct_store",
+                  # wrong only in work-groups of one work-item: under load (two test files at a
+                  # time) the device's pass can fail it before Oclgrind's small case of one does
+                  "erosion_1d_local/halo_else_if"}
 
 # kernel -> fragments the first line of the diagnosis must hold (alternatives in tuples)
 FIRST_LINE = {
@@ -41,9 +44,11 @@ FIRST_LINE = {
     # conflict-free at the representative 16 x 16 tile, 32-way at 32 x 32: the second case shows it
     "padded_tile/pad_only_small_tiles": ["bank conflicts", "local 32x32"],
     "transpose/pad_only_small_tiles": ["bank conflicts", "local 32x32"],
-    # Oclgrind's uninitialized-value plugin crashes on the int4: the check's own look at local
-    # memory finds the slots nobody wrote, and the driver is not blamed
-    "parallel_sum/gid_guarded_scratch": ["reads local memory that no work-item wrote"],
+    # Oclgrind's uninitialized-value plugin sees it in the unoptimized build (the int4 that
+    # crashed it in the optimized one is gone); else the check's own look at local memory finds
+    # the slots nobody wrote; the driver is not blamed
+    "parallel_sum/gid_guarded_scratch": [("reads local memory that no work-item wrote",
+                                          "a value that was never initialized reached a result")],
     # right at T <= 16, outside the fixed tile at the device's widest T
     # (on the H100 the driver allows this kernel 256 work-items: Oclgrind runs T = 32)
     "transpose/fixed_tile_16": [("write outside a buffer", "wrong", "were not written",

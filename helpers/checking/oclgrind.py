@@ -151,30 +151,45 @@ _COUNT = re.compile(r"^\s+([\d,]+) - (.+?)\s*$")
 def counts(output: str, mark: str | None = None) -> tuple[dict[str, int], str]:
     """Oclgrind's instruction counts (``OCLGRIND_INST_COUNTS``) summed over every launch in
     ``output`` (``"load local"``, ``"store global"``, ...; sizes dropped), and the output without
-    them (they are Oclgrind's, not the kernel's). With ``mark`` (the line the worker prints after
-    each launch has ended), only the last block before each mark counts: a kernel's printf comes
-    before Oclgrind's own block of its launch, so a block it forges is never the last; a launch
-    with no mark after it (it did not end) counts nothing. A header is found anywhere on its line
-    (a kernel's unended printf line cannot hide it)."""
-    lines = output.splitlines(keepends=True)
+    them (they are Oclgrind's, not the kernel's). With ``mark``, see :func:`launch_counts`."""
     if mark is None:
-        return _blocks(lines, lambda _: True)
+        return _blocks(output.splitlines(keepends=True), lambda _: True)
+    launches, kept = launch_counts(output, mark)
     total: dict[str, int] = {}
-    kept: list[str] = []
-    segment: list[str] = []
-    for line in lines:
-        if line.strip() != mark:
-            segment.append(line)
-            continue
-        heads = [i for i, x in enumerate(segment) if _COUNTS_HEAD.search(x)]
-        last = heads[-1] if heads else None
-        found, text = _blocks(segment, lambda i, last=last: i == last)
+    for _, found in launches:
         for k, v in found.items():
             total[k] = total.get(k, 0) + v
-        kept.append(text)
+    return total, kept
+
+
+def launch_counts(output: str, mark: str) -> tuple[list[tuple[dict, dict[str, int]]], str]:
+    """Each ended launch's counts, with the case the worker named after its ``mark`` (the line it
+    prints once a launch has ended: ``MARK [{"global": ..., "params": ...}]``), and the output
+    without them. Only the last block before each mark counts: a kernel's printf comes before
+    Oclgrind's own block of its launch, so a block it forges is never the last; a launch with no
+    mark after it (it did not end) counts nothing. A header is found anywhere on its line (a
+    kernel's unended printf line cannot hide it)."""
+    import json
+    launches: list[tuple[dict, dict[str, int]]] = []
+    kept: list[str] = []
+    segment: list[str] = []
+    for line in output.splitlines(keepends=True):
+        text = line.strip()
+        if text != mark and not text.startswith(mark + " "):
+            segment.append(line)
+            continue
+        try:
+            named = json.loads(text[len(mark):].strip() or "[]")
+        except ValueError:
+            named = []
+        heads = [i for i, x in enumerate(segment) if _COUNTS_HEAD.search(x)]
+        last = heads[-1] if heads else None
+        found, rest = _blocks(segment, lambda i, last=last: i == last)
+        launches.append((named[0] if named else {}, found))
+        kept.append(rest)
         segment = []
     kept.append("".join(segment))
-    return total, "".join(kept)
+    return launches, "".join(kept)
 
 
 def _blocks(lines: list[str], counted) -> tuple[dict[str, int], str]:

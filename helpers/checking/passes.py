@@ -35,6 +35,7 @@ class PassResult:
     cases: list[Case]
     results: dict[int, dict] = field(default_factory=dict)
     worker_dir: Path | None = None     # the worker's own folder (what its plugins wrote there)
+    launch_counts: list = field(default_factory=list)   # Oclgrind: (case, counts) per launch
     build_error: str | None = None
     no_kernel: dict | None = None
     built: bool = False
@@ -117,6 +118,8 @@ LOG_LIMIT = 4 << 20     # bytes of Oclgrind's log read at most, each time
 # Oclgrind's log lies in the worker's folder, which a graded worker owns: the grader (root, when it
 # grades) reads it only as the regular file it is, never through a link the worker put there, and
 # never more than LOG_LIMIT of it
+UNOPTIMIZED = ("-cl-opt-disable",)
+
 # an Oclgrind worker's stderr, in its own folder: where Oclgrind says what it cannot simulate (a
 # kernel's printf goes to stdout, never here)
 DIAGNOSTICS = "oclgrind-stderr.txt"
@@ -340,7 +343,11 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
     if device.is_oclgrind:
         err = heard.new_err()
         result.gaps = oclgrind.gaps(log + "\n" + err)
-        executed, printed = oclgrind.counts(outcome.output, mark)
+        if mark is not None:
+            result.launch_counts, printed = oclgrind.launch_counts(outcome.output, mark)
+            executed = oclgrind.counts(outcome.output, mark)[0]
+        else:
+            executed, printed = oclgrind.counts(outcome.output)
         result.output = printed + (f"\n{err}" if err.strip() else "")
         result.executed = executed or None
     if outcome.exit_code is not None:
@@ -416,7 +423,10 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
         if threads:
             e["OCLGRIND_NUM_THREADS"] = str(threads)
         return e
-    plan = PassPlan(run_timeout, env=env(), first_failure=first_failure)
+    # the program as written: an optimized build drops a load whose value is never used (a read
+    # past the end before the guard), and Oclgrind would never see it
+    plan = PassPlan(run_timeout, env=env(), first_failure=first_failure,
+                    build_options=UNOPTIMIZED)
     op = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
     plugin_gap = _plugin_gap(op)
     if _referee_gap(op) and not op.cancelled:
@@ -427,8 +437,8 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
                           f"{plugin_gap.instruction} that the compiler made of your code"
                           if plugin_gap else "its plugin for them crashed on this kernel")
     core_gap = next((g for g in op.gaps if not g.plugin), None)
-    if core_gap is not None and not op.cancelled:
-        op = _unoptimized(chk, spec, cases, replace(plan, build_options=("-cl-opt-disable",)),
+    if core_gap is not None and not op.cancelled and plan.build_options != UNOPTIMIZED:
+        op = _unoptimized(chk, spec, cases, replace(plan, build_options=UNOPTIMIZED),
                           env(True), core_gap.instruction, stop, progress) or op
     return op
 

@@ -239,6 +239,7 @@ class KernelRunError(Exception):
 LOCAL_POISON = (0xFF7FFFFF, 0x7F7FFFFE)
 
 LAUNCH_MARK: list[str] = []   # this request's mark (an Oclgrind pass), from the parent
+LAUNCH_CASE: list[dict] = []  # the case being run: named after the mark (its counts' case)
 
 
 _STDERR_TO: list[str] = []
@@ -273,7 +274,8 @@ def launch_ended() -> None:
     except (OSError, AttributeError):   # no C library to flush (Windows): Python's own only
         pass
     sys.stdout.flush()
-    os.write(1, f"\n{LAUNCH_MARK[0]}\n".encode())
+    import json
+    os.write(1, f"\n{LAUNCH_MARK[0]} {json.dumps(LAUNCH_CASE[:1])}\n".encode())
 
 
 def run_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exercise, case: Case,
@@ -387,6 +389,7 @@ def run_request(ctx: cl.Context, queue: cl.CommandQueue, req: dict, emit) -> Non
         if past and i not in beyond:   # the contract allows it; this kernel here not
             emit(event=Event.RESULT, case=i, ok=True, not_run=not_run)
             continue
+        LAUNCH_CASE[:] = [{"global": list(case.global_size), "params": case.params}]
         try:
             if poisoned is None:
                 facts = run_case(ctx, queue, knl, ex, case, rng, req["guard"])

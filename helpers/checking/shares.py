@@ -197,6 +197,7 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
         for g in p.gaps:
             if g not in out.gaps:
                 out.gaps.append(g)
+        out.launch_counts = out.launch_counts + list(p.launch_counts)
         if p.executed is not None:
             out.executed = out.executed or {}
             for k, v in p.executed.items():

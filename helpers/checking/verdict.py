@@ -123,6 +123,29 @@ def memory_counts(executed: dict[str, int]) -> tuple[int, int, int]:
     return reads, loads, stores
 
 
+def covers_exactly(case: dict) -> bool:
+    """Whether a launch's global size is the data's own (no work-item past the data): its
+    ``params``' width x height, n x m (a matrix product's columns and rows), n x n or n."""
+    g, p = tuple(case.get("global") or ()), case.get("params") or {}
+    if len(g) == 2:
+        dims = ((p["width"], p["height"]) if "width" in p and "height" in p else
+                (p["n"], p["m"]) if "n" in p and "m" in p else (p["n"], p["n"]) if "n" in p
+                else None)
+    else:
+        dims = (p["n"],) if "n" in p and len(g) == 1 else None
+    return dims is not None and g == tuple(dims)
+
+
+def _exact_launches(op: PassResult) -> dict[str, int]:
+    """The counts summed over the launches that cover their data exactly."""
+    total: dict[str, int] = {}
+    for case, found in op.launch_counts:
+        if covers_exactly(case):
+            for k, v in found.items():
+                total[k] = total.get(k, 0) + v
+    return total
+
+
 def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
     """A sentence when an exercise about its tile got right values without it: Oclgrind counted
     no read or no write of local memory, or fewer reads of the tile per read of global memory
@@ -130,6 +153,9 @@ def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
     if not ex.tiled or op.executed is None:
         return None
     reads, loads, stores = memory_counts(op.executed)
+    exact = _exact_launches(op)
+    if exact and loads and stores:   # the ratio where no work-item lies past the data (those may
+        reads, loads, _ = memory_counts(exact)   # load clamped duplicates they never read back)
     counted = f"Oclgrind counted every instruction of {plural(len(op.cases), 'case')}"
     remedy = ("Load the data each work-group shares into local memory once, wait at a barrier, "
               "then compute from the tile.")

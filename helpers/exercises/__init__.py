@@ -35,6 +35,7 @@ from .model import (
     beyond_the_data,
     device_limits,
     exercises,
+    extreme_floats,
     get,
     load_registry_file,
     one_d_cases,
@@ -71,4 +72,4 @@ __all__ = ["REGISTRY", "Buffer", "Case", "Exercise", "FindingHint", "Inputs", "L
            "exercise_modules", "exercises", "get", "load_registry_file",
            "one_d_cases", "parameters", "random_floats", "random_ints", "register", "rounded_up",
            "short_of_the_data", "signature", "two_d_case",
-           "unwritten", "uses_local_memory", "wide_floats", "wide_ints"]
+           "unwritten", "uses_local_memory", "extreme_floats", "wide_floats", "wide_ints"]

@@ -21,10 +21,10 @@ from .model import (
     Outputs,
     Scalar,
     beyond_the_data,
+    extreme_floats,
     random_floats,
     random_ints,
     rounded_up,
-    wide_floats,
     wide_ints,
 )
 
@@ -184,7 +184,8 @@ def window_1d_bench_cases() -> tuple[Case, Case]:
 
 
 def wide_1d(case: Case, rng: np.random.Generator) -> Inputs:
-    return {"in": wide_floats(rng, case["n"])}
+    """A window's minimum over any finite values: the largest floats in whole windows too."""
+    return {"in": extreme_floats(rng, case["n"])}
 
 
 def window_1d_mistakes(borders: int, window: int) -> tuple[Mistake, ...]:

@@ -15,10 +15,10 @@ from .model import (
     Mistake,
     Outputs,
     Scalar,
+    extreme_floats,
     random_floats,
     register,
     two_d_case,
-    wide_floats,
 )
 
 
@@ -94,7 +94,7 @@ register(Exercise(
     finding_hints=(clipping_finding(hint=2, where="the image"),),
     widest=lambda limits: square_and_flat(limits, lambda w, h, loc: replace(two_d_case(
         w, h, loc, {"width": w, "height": h, "radius": 2}, small_up_to=0), values="wide")),
-    wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
+    wide_inputs=lambda case, rng: {"in": extreme_floats(rng, case["width"] * case["height"])},
     contract=("row-major image; 2-D range, dimension 0 = column; min over the (2r+1)^2 window "
               "clipped to the image"),
     place=(3, 3),

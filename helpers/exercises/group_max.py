@@ -19,9 +19,9 @@ from .model import (
     Outputs,
     Scalar,
     beyond_the_data,
+    extreme_floats,
     random_floats,
     register,
-    wide_floats,
 )
 
 
@@ -117,7 +117,7 @@ register(Exercise(
     ),
     widest=_extremes,
     tiled=True,
-    wide_inputs=lambda case, rng: {"src": wide_floats(rng, case["n"])},
+    wide_inputs=lambda case, rng: {"src": extreme_floats(rng, case["n"])},
     contract=("`partial[get_group_id(0)]` = the maximum of `src[i]` over the elements this "
               "work-group covers (i = g, g + G, ... < n for each of its work-items g, G the "
               "global size), -INFINITY where it covers none; local size a power of two; global "

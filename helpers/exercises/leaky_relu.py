@@ -14,10 +14,10 @@ from .model import (
     Mistake,
     Outputs,
     Scalar,
+    extreme_floats,
     one_d_cases,
     random_floats,
     register,
-    wide_floats,
 )
 
 LEAK = np.float32(0.01)
@@ -77,7 +77,7 @@ register(Exercise(
                 "y is x itself", hint=3),
     ),
     widest=guarded_extremes,
-    wide_inputs=lambda case, rng: {"x": wide_floats(rng, case["n"])},
+    wide_inputs=lambda case, rng: {"x": extreme_floats(rng, case["n"])},
     technique=undivided,
     technique_build=("-cl-opt-disable",),
     contract=("`y[i] = x[i] > 0 ? x[i] : 0.01f * x[i]` for `i < n`, x finite (any magnitude); "

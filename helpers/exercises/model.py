@@ -422,6 +422,23 @@ def wide_floats(rng: np.random.Generator, n: int) -> np.ndarray:
     return (sign * mag).astype(np.float32)
 
 
+def extreme_floats(rng: np.random.Generator, n: int) -> np.ndarray:
+    """:func:`wide_floats`, with a quarter of them pushed to magnitudes from 1e30 up to FLT_MAX,
+    and three runs (at the start, in the middle, at the end; a sixth of the data each) of values
+    between FLT_MAX / 2 and FLT_MAX: whole windows of the largest finite floats, the edges'
+    included. What a minimum started from a large constant (1e30f, FLT_MAX / 2), a halo padded
+    with one, or arithmetic that overflows where the contract allows any finite value gets wrong."""
+    top = float(np.finfo(np.float32).max)
+    x = wide_floats(rng, n).astype(np.float64)
+    pushed = rng.choice(n, n // 4, replace=False) if n >= 4 else np.arange(0)
+    x[pushed] = np.sign(x[pushed]) * 10.0 ** rng.uniform(30, np.log10(top), len(pushed))
+    run = max(1, n // 6)
+    for start in (0, n // 2 - run // 2, n - run):
+        x[max(start, 0):max(start, 0) + run] = rng.uniform(top / 2, top, min(run, n))[:len(
+            x[max(start, 0):max(start, 0) + run])]
+    return np.clip(x, -top, top).astype(np.float32)
+
+
 def wide_ints(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Two int32 arrays across the whole int32 range whose element-wise sums still fit in an int
     (signed overflow is undefined in OpenCL C): what arithmetic in float or in a narrower type
