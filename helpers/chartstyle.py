@@ -182,6 +182,16 @@ def rate_spread(rows: list[dict], y: str) -> tuple[list[float], list[float]] | N
     return low, high
 
 
+def spread_band(ax, xs: list, rows: list[dict], y: str, color) -> list[float] | None:
+    """A light band from the slowest to the fastest of each row's repeats (``rows`` in the order
+    of ``xs``); the band's upper edge, or None where the rows carry no spread."""
+    band = rate_spread(rows, y)
+    if band is None:
+        return None
+    ax.fill_between(xs, band[0], band[1], color=color, alpha=0.18, linewidth=0)
+    return band[1]
+
+
 def peak_line(ax, peak: float | None, label: str, top: float, short) -> None:
     """The y axis from 0 to just above ``top`` (the data's highest), with ``peak`` drawn as a
     dotted line where it is near the data, else written in the corner: a peak far above the

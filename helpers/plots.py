@@ -26,7 +26,7 @@ from .chartstyle import (
     peak_line,
     pick_series,
     plain_number,
-    rate_spread,
+    spread_band,
     tenfold,
     time_unit,
     within_spread,
@@ -126,9 +126,10 @@ def throughput_sweep(sweep: dict, peak: dict | None = None, reference: dict | No
     results = [r for r in (sweep, reference) if r is not None]
     styles = ("o-", "s--")[:len(results)]
     for result, style, color in zip(results, styles, palette(len(results)), strict=True):
-        pts = result["points"]
+        pts = sorted(result["points"], key=lambda p: p["n"])
         ax.plot([p["n"] for p in pts], [p["gb_per_s"] for p in pts], style, color=color,
                 label=f"{result['exercise']} on {result['environment']['device']['device']}")
+        spread_band(ax, [p["n"] for p in pts], pts, "gb_per_s", color)   # its repeats' spread
     if peak is not None:
         ax.axhline(peak["bandwidth_gb_per_s"], color="#d55e00", ls=":",
                    label=f"measured peak bandwidth {peak['bandwidth_gb_per_s']:.0f} GB/s")
@@ -298,10 +299,7 @@ def sweep_lines(rows: list[dict], x: str, y: str, title: str = "", xlabel: str =
         mine = sorted((r for r in rows if r["label"] == label), key=lambda r: r[x])
         xs, ys = [r[x] for r in mine], [r[y] for r in mine]
         ax.plot(xs, ys, "-", marker=mark, color=color, label=label, markersize=4)
-        band = rate_spread(mine, y)
-        if band is not None:
-            ax.fill_between(xs, band[0], band[1], color=color, alpha=0.18, linewidth=0)
-        top = max([top, *(band[1] if band else ys)])
+        top = max([top, *(spread_band(ax, xs, mine, y, color) or ys)])
     ax.set_xscale("log", base=2)
     peak_line(ax, peak, peak_label, top, _short)
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
@@ -542,6 +540,8 @@ def _work_group_line(ax, rows: list[dict], color, label: str, chosen: int | str 
     sized = sorted((r["local"], r["gb_per_s"]) for r in rows if r.get("local"))
     ax.plot([s for s, _ in sized], [g for _, g in sized], "o-", markersize=3, color=color,
             label=label)
+    spread_band(ax, [s for s, _ in sized], sorted((r for r in rows if r.get("local")),
+                                                  key=lambda r: r["local"]), "gb_per_s", color)
     null = [r["gb_per_s"] for r in rows if r.get("local") is None]
     if null:
         ax.axhline(null[0], color=color, linestyle="--", linewidth=1)
