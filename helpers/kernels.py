@@ -204,8 +204,8 @@ def _compile(ctx: cl.Context, source: str, path: Path | str,
 # kernels and the right corpus; a kernel may already write any address it can form, so they give
 # it nothing new). Every other name is refused before the kernel runs anywhere.
 
-RUNTIME_CALLS = frozenset({"__opencl_printf", "memcpy", "memset", "memmove"})
-RUNTIME_PREFIXES = ("__ocl_svml_",)
+RUNTIME_CALLS = frozenset({"__opencl_printf", "__lprefetch", "memcpy", "memset", "memmove"})
+RUNTIME_PREFIXES = ("__ocl_svml_", "__ocl20_")
 
 
 def _elf_sections(data: bytes) -> dict[str, tuple[int, int, int, int]]:
@@ -254,6 +254,8 @@ def native_calls(prg: cl.Program) -> list[str]:
             if ".ocl.obj" not in sections:
                 continue
             _, offset, size, _ = sections[".ocl.obj"]
+            if binary[offset:offset + 4] != b"\x7fELF":   # another object format: not read here
+                continue
             names = undefined_symbols(binary[offset:offset + size])
         except (ValueError, IndexError, KeyError, struct.error):
             return ["(a program binary the course cannot read)"]

@@ -178,7 +178,9 @@ def take_file(name: str, path: Path, text: str, theirs: str) -> None:
     kept = None if is_skeleton(name, text) else keep_text(path, text)
     shown = take_into_cell(name, theirs)
     remember_synced(path, theirs)
-    where = "this cell now shows it" if shown else "run check() on it"
+    # JupyterLab puts the text into the cell once the cell's run has ended; another front end
+    # may not: the file stays the truth either way (and a later save keeps what it replaces)
+    where = "the cell takes its text" if shown else "run check() on it"
     print(f"{display_path(path)} was changed outside this cell (in the editor?) since the cell "
           f"last saved it, so the cell did not overwrite it: {where}, and the check runs on it."
           + (f" The cell's own text is kept as {display_path(kept)}." if kept else ""))

@@ -57,7 +57,9 @@ class Busy:
 
         import psutil
         t = psutil.cpu_times()
-        busy = sum(t) - t.idle - getattr(t, "iowait", 0.0)
+        # Linux counts guest time inside user time too: once, not twice
+        busy = (sum(t) - t.idle - getattr(t, "iowait", 0.0) - getattr(t, "guest", 0.0)
+                - getattr(t, "guest_nice", 0.0))
         own = psutil.Process().cpu_times()
         return time.monotonic(), busy, own.user + own.system
 

@@ -80,3 +80,21 @@ def test_a_printed_event_is_not_an_event(tmp_path, oclgrind_present):
     kernel.write_text(_printing(body, events.replace('"', '\\"')))
     report = run_check("float_copy", kernel=kernel)
     assert not report.passed and "float_copy failed" in report.message, report.message
+
+
+@pytest.mark.parametrize("spelling", ["/* see\nUnsupported instruction: freeze */ ",
+                                      "/* see \rUnsupported instruction: freeze */ ",
+                                      "/* OCLGRIND FATAL ERROR (plugins/Uninitialized.cpp:1) */ "])
+def test_the_kernels_own_text_quoted_in_oclgrinds_report_is_no_gap(tmp_path, spelling,
+                                                                   oclgrind_present):
+    """Oclgrind's report quotes the kernel's source line where it found the read past the end;
+    a gap's words written on that line (after a newline in a comment, a carriage return, or a
+    fake FATAL line) are the kernel's, not Oclgrind's: the read is still reported."""
+    source = (TESTS / "wrong" / "saxpy_guard" / "value_before_guard.cl").read_text()
+    line = "const float v = a * x[i] + y[i];"
+    assert line in source
+    kernel = tmp_path / "saxpy_guard.cl"
+    kernel.write_text(source.replace(line, spelling + line))
+    report = run_check("saxpy_guard", kernel=kernel)
+    assert not report.passed, report.message
+    assert "could not simulate" not in report.message and report.oclgrind_pass.gaps == []

@@ -76,11 +76,13 @@ def test_the_check_refuses_it_before_any_pass_runs_it(tmp_path):
 
 
 def test_what_the_runtime_provides_is_allowed():
-    """Maths, printf, and the copies a private array or async_work_group_copy compile to."""
+    """Maths, printf, prefetch, and the copies a private array or async_work_group_copy compile
+    to (found by a review: prefetch was refused)."""
     ctx = cl.Context([_intel()])
     src = (TESTS / "right" / "rotate_in_group" / "async_copy.cl").read_text()
     assert native_calls(build_source(ctx, src, "async_copy.cl")) == []
     prg = build_source(ctx, "__kernel void k(__global float *a) { float p[40];\n"
+                       "prefetch(a, 64);\n"
                        "for (int j = 0; j < 40; j++) p[j] = sin(a[j]);\n"
                        "a[0] = p[(int)a[1] % 40]; printf(\"%f\", a[0]); }", "k.cl")
     assert native_calls(prg) == []

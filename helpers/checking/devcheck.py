@@ -356,13 +356,13 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                             "detail": f"the process died before the item began: "
                                       f"{out.output[-300:]}"}
         todo = [t for t in todo if t not in results]
-        if results.get(FIRST, {}).get("status") in known.FAILING:   # nothing else can run
-            results.update({t: {"status": NOT_RUN, "detail": None} for t in todo})
+        if results.get(FIRST, {}).get("status") == "error":   # it builds nothing: nothing else
+            results.update({t: {"status": NOT_RUN, "detail": None} for t in todo})   # can run
             todo = []
     bar.close()
     outcome = {"device": dev.name.strip(), "driver": driver_name(dev), "course": course_digest(),
                "date": time.strftime("%Y-%m-%d %H:%M:%S"), "items": results}
-    if results.get(FIRST, {}).get("status") in known.FAILING:
+    if results.get(FIRST, {}).get("status") == "error":    # a build error, not a passing crash
         outcome["unusable"] = results[FIRST]["detail"]
     probe.remember(dev, {k: {"ok": True, "program": v} for k, v in built_ok.items()})
     probe.remember(dev, crashed_programs)

@@ -21,6 +21,7 @@ ENVIRONMENT = {
     "OCLGRIND_MAX_ERRORS": "200",
     "OCLGRIND_INST_COUNTS": "1",  # what it executed, by kind and address space (see counts)
     "PYOPENCL_NO_CACHE": "1",  # cached binaries lose the source lines
+    "LC_ALL": "C",  # its counts are printed in the locale's digits (1.234 in de_DE): the C one's
 }
 
 # heading pattern -> (kind, what it means for the learner)
@@ -44,8 +45,10 @@ _LOCATION = re.compile(r"At line (\d+) \(column (\d+)\)")
 # "OCLGRIND FATAL ERROR (/deps/Oclgrind/src/plugins/Uninitialized.cpp:1805)", then the reason
 # ("Unsupported instruction: freeze"); and, from its core, "Undefined external function: llvm.*"
 # (the words it begins such a line with, and the gaps seen: helpers/data/drivers.json)
-_FATAL = re.compile(r"OCLGRIND FATAL ERROR \(([^)]*)\)")
-_GAP_REASON = re.compile(r"^\s*((?:" + "|".join(map(re.escape, known.oclgrind_gap_reasons())) + ")"
+# Both at the start of their line, never indented: Oclgrind indents what it quotes of the kernel
+# (the source line of a report), and text a learner wrote must never pass for Oclgrind's own
+_FATAL = re.compile(r"^OCLGRIND FATAL ERROR \(([^)]*)\)")
+_GAP_REASON = re.compile(r"^((?:" + "|".join(map(re.escape, known.oclgrind_gap_reasons())) + ")"
                          r"[\w ]*: *[\w.$]+)", re.MULTILINE)
 _ENTITY = re.compile(r"Global\(([\d,]+)\) Local\(([\d,]+)\) Group\(([\d,]+)\)")
 _WORK_GROUP = re.compile(r"Work-group: \(([\d,]+)\)")
@@ -124,7 +127,9 @@ class Gap:
 def gaps(text: str) -> list[Gap]:
     """The gaps an Oclgrind log or output shows, each once, in order."""
     found: list[Gap] = []
-    lines = text.splitlines()
+    # lines end at a newline alone: a kernel's source line quoted in a report may hold a carriage
+    # return or a form feed, which splitlines() would take for a line's start
+    lines = [line.rstrip("\r") for line in text.split("\n")]
     for i, line in enumerate(lines):
         m = _FATAL.search(line)
         if m:

@@ -352,8 +352,10 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
         result.executed = executed or None
     if outcome.exit_code is not None:
         result.exit_code = outcome.exit_code
-        if outcome.exit_code == 3 and "Traceback" in outcome.output:
-            result.internal_error = outcome.output
+        # (an Oclgrind worker's traceback is in its stderr file, now in result.output)
+        said = result.output if device.is_oclgrind else outcome.output
+        if outcome.exit_code == 3 and "Traceback" in said:
+            result.internal_error = said
         else:
             result.crashed_in = current
 

@@ -372,7 +372,11 @@ def _reference_speed(chk: Check, spec: DeviceSpec) -> dict[str, dict]:
     rp = run_pass(ref, spec, [], PassPlan(SPEED_TIMEOUT, speed=True, roles=("solution", "given"),
                                           env={"COURSE_WORKER": "reference"}))
     ref.lease.release(rp.ended_cleanly())
-    return {k: v for k, v in rp.speed.items() if k != "yours"}
+    found = {k: v for k, v in rp.speed.items() if k != "yours"}
+    if "solution" not in found:     # its run stopped (a crash, a hang): the verdict says so
+        found["solution"] = {"error": "the solution's timing run stopped"
+                             + (" (it did not finish in time)" if rp.hung_in is not None else "")}
+    return found
 
 
 STRICT_VARIABLE = "COURSE_STRICT_CHECKS"
