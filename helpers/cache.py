@@ -20,7 +20,10 @@ def cache_dir() -> Path:
     if base:
         path = Path(base)
     else:
-        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        try:
+            xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        except RuntimeError:   # no home (a sandboxed worker's user): as an unreadable cache
+            raise OSError("no home folder for the course's cache") from None
         path = Path(xdg) / "opencl-course"
     path.mkdir(parents=True, exist_ok=True)
     return path

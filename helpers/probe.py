@@ -104,7 +104,10 @@ def sentence(dev: cl.Device, outcome: dict) -> str:
 # The parent's side.
 
 def _read_cache(dev: cl.Device) -> dict:
-    return cache.read(PROBES).get(device_key(dev), {})
+    try:
+        return cache.read(PROBES).get(device_key(dev), {})
+    except OSError:   # no home to find the cache in (a sandboxed worker's user)
+        return {}
 
 
 def _record(dev: cl.Device, outcomes: dict[str, dict]) -> None:
