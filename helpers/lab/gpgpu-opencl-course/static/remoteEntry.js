@@ -99,12 +99,26 @@ var _JUPYTERLAB;
             return widget.context && /\.cl$/i.test(widget.context.path || "");
           });
         }
+        // the contexts whose save is under way (the tab's own save is not another's), and those
+        // being looked at (one look at a time per tab: a slow server overlaps no looks)
+        var watched = new WeakSet(), saving = new WeakSet(), looking = new WeakSet();
         function look(widget) {
           var ctx = widget.context;
           if (!ctx || !ctx.isReady || !ctx.contentsModel || widget.isDisposed) return;
+          if (!watched.has(ctx) && ctx.saveState) {
+            watched.add(ctx);
+            ctx.saveState.connect(function (_, state) {
+              if (state === "started") saving.add(ctx); else saving.delete(ctx);
+            });
+          }
+          if (saving.has(ctx) || looking.has(ctx)) return;
           var path = ctx.path, mine = ctx.contentsModel.last_modified;
+          looking.add(ctx);
           app.serviceManager.contents.get(path, { content: false }).then(function (disk) {
-            if (!disk || !disk.last_modified || !mine) return;
+            looking.delete(ctx);
+            if (saving.has(ctx)) return;
+            if (!disk || !disk.last_modified || !mine || widget.isDisposed) return;
+            if (ctx.contentsModel.last_modified !== mine) return;   // saved or reloaded meanwhile
             if (new Date(disk.last_modified).getTime() <= new Date(mine).getTime()) return;
             if (!ctx.model.dirty) {
               ctx.revert().then(function () {
@@ -124,7 +138,7 @@ var _JUPYTERLAB;
                 { label: "Keep my edits", callback: function () {} }
               ]
             });
-          }, function () { /* the file is gone or the server is away: nothing to say */ });
+          }, function () { looking.delete(ctx); /* the file is gone or the server is away */ });
         }
         function lookAll() {
           if (typeof document !== "undefined" && document.visibilityState === "hidden") return;
