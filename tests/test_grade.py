@@ -209,3 +209,18 @@ def test_a_graded_notebook_gets_none_of_the_graders_variables_and_its_math_on_on
     assert apart.CHILD_VARIABLE not in env
     assert all(env[k] == "1" for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
                                        "MKL_NUM_THREADS"))
+
+
+def test_a_not_judged_grade_has_a_status_of_its_own_in_every_report():
+    """A right kernel whose technique could not be judged (no warp model) is "not judged": the
+    csv, the HTML report and the terminal's table show it as such, and it never counts as
+    passed (issue 53 point 1)."""
+    from helpers.checking.grading.report import STATUSES, Grade, per_exercise, report_html, summary
+    assert "not judged" in STATUSES
+    grades = [Grade("ann", "transpose", "not judged", "transpose not judged (...)", 1,
+                    "technique not judged"), Grade("bob", "transpose", "passed", "✔", 2)]
+    html = report_html(grades, ["ann", "bob"], ["transpose"])
+    assert "not judged" in html
+    text = summary(grades, ["ann", "bob"], ["transpose"])
+    assert " J " in text + " " and "1/1 passed" not in text and "1/2 passed" in text
+    assert per_exercise(grades, ["transpose"])["transpose"]["passed"] == 1

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from ...words import plural
 
-STATUSES = ("passed", "failed", "missing", "crashed", "timed out")
+# "not judged": right results, but the technique an exercise is about could not be judged here
+# (no warp model): never counted as passed
+STATUSES = ("passed", "failed", "missing", "crashed", "timed out", "not judged")
 
 
 @dataclass
@@ -53,7 +55,7 @@ def write_outputs(grades: list[Grade], learners_: list[str], names: list[str], o
 
 
 COLORS = {"passed": "#c8e6c9", "failed": "#ffcdd2", "missing": "#eeeeee", "crashed": "#ffab91",
-          "timed out": "#fff59d"}
+          "timed out": "#fff59d", "not judged": "#b3e5fc"}
 
 
 def per_exercise(grades: list[Grade], names: list[str]) -> dict[str, dict]:
@@ -116,7 +118,8 @@ def shown_name(name: str) -> str:
 
 def summary(grades: list[Grade], learners_: list[str], names: list[str]) -> str:
     """The class as a text table (a letter a cell) and the per-exercise line."""
-    letter = {"passed": "P", "failed": "F", "missing": "-", "crashed": "C", "timed out": "T"}
+    letter = {"passed": "P", "failed": "F", "missing": "-", "crashed": "C", "timed out": "T",
+              "not judged": "J"}
     cells = table(grades, learners_, names)
     width = max(len(shown_name(lr)) for lr in learners_)
     lines = [f"{'':<{width}}  " + " ".join(f"{i + 1:>2}" for i in range(len(names)))]
