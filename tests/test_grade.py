@@ -224,3 +224,19 @@ def test_a_not_judged_grade_has_a_status_of_its_own_in_every_report():
     text = summary(grades, ["ann", "bob"], ["transpose"])
     assert " J " in text + " " and "1/1 passed" not in text and "1/2 passed" in text
     assert per_exercise(grades, ["transpose"])["transpose"]["passed"] == 1
+
+
+def test_a_class_graded_where_the_warp_model_cannot_run_gets_not_judged(tmp_path, monkeypatch):
+    """End to end: with no compiler for the warp model's plugin, a right technique kernel is
+    graded "not judged" (its row says why), and every output is written."""
+    from helpers.warp import build
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(build, "compilers", lambda: [])
+    folder = tmp_path / "class" / "ann" / "kernels"
+    folder.mkdir(parents=True)
+    (folder / "leaky_relu.cl").write_bytes((SOLUTIONS / "leaky_relu.cl").read_bytes())
+    grades = grade(tmp_path / "class", tmp_path / "out", only=["leaky_relu"], progress=False)
+    assert [g.status for g in grades] == ["not judged"], grades[0].message
+    assert grades[0].message.startswith("leaky_relu not judged (")
+    assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "grades.csv")\
+        .read_text().splitlines()[1].startswith("ann,not judged")
