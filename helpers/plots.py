@@ -184,10 +184,12 @@ def throughput_vs_repeat(sweep: dict, peak: dict) -> Figure:
     pts = sweep["points"]
     n = [p["repeat"] for p in pts]
     a1.plot(n, [p["gb_per_s"] for p in pts], "o-", color="#0072b2")
+    spread_band(a1, n, pts, "gb_per_s", "#0072b2")
     a1.axhline(peak["bandwidth_gb_per_s"], color="#d55e00", ls=":")
     a1.set_ylabel("GB/s (log scale)")
     a1.set_title("data throughput", fontsize=10)
     a2.plot(n, [p["gflop_per_s"] for p in pts], "o-", color="#009e73")
+    spread_band(a2, n, pts, "gflop_per_s", "#009e73")
     a2.axhline(peak["compute_gflop_per_s"], color="#d55e00", ls=":")
     a2.set_ylabel("GFLOP/s (log scale)")
     a2.set_title("computational throughput", fontsize=10)
@@ -287,10 +289,8 @@ def occupancy(result, title: str = "") -> Figure:
 
 def sweep_lines(rows: list[dict], x: str, y: str, title: str = "", xlabel: str = "",
                 ylabel: str = "", peak: float | None = None, peak_label: str = "") -> Figure:
-    """One line per row label: ``y`` against ``x`` (e.g. GFLOP/s against work-items), each in a
-    colour of its own, with a band from the slowest to the fastest of its repeats where the rows
-    carry them. At most five lines, evenly picked (the title says so); the axis fits the lines,
-    and a peak far above them is written, not drawn (it would flatten them)."""
+    """``y`` against ``x`` per row label, with its repeats' spread; at most five lines (evenly
+    picked), the axis fitted to them (a peak far above is written, not drawn)."""
     fig, ax = plt.subplots(figsize=(9, 4.2))
     every = list(dict.fromkeys(r["label"] for r in rows))
     labels = pick_series(every)
