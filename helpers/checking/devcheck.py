@@ -25,7 +25,14 @@ import numpy as np
 import pyopencl as cl
 
 from .. import cache, known, probe
-from ..device import DeviceSpec, device_key, driver_name, find_device, is_oclgrind
+from ..device import (
+    ONE_LINE_KERNEL,
+    DeviceSpec,
+    device_key,
+    driver_name,
+    find_device,
+    is_oclgrind,
+)
 from ..kernels import KERNELS, ROOT, SOLUTIONS, build, build_file, solution_file
 from ..known import CHECKS, course_digest
 from ..protocol import Event
@@ -50,9 +57,8 @@ NOT_RUN = "not run"
 def one_line_kernel(ctx: cl.Context, queue: cl.CommandQueue) -> None:
     """A one-line kernel, built and run: a driver that cannot even do this cannot run the course
     on this machine, whatever the kernel (the rest of the check is then not run)."""
-    src = "__kernel void one(__global float *a) { a[get_global_id(0)] = 1.0f; }"
     try:
-        prg = cl.Program(ctx, src).build()
+        prg = cl.Program(ctx, ONE_LINE_KERNEL).build()
     except Exception as e:   # pyopencl's own errors, and a KeyError of its cache on some failures
         said = [ln.strip() for ln in str(e).splitlines() if re.search(r"\berror:", ln)]
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]

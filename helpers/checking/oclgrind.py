@@ -160,11 +160,16 @@ def counts(output: str, mark: str | None = None) -> tuple[dict[str, int], str]:
     if mark is None:
         return _blocks(output.splitlines(keepends=True), lambda _: True)
     launches, kept = launch_counts(output, mark)
+    return summed(found for _, found in launches), kept
+
+
+def summed(counts) -> dict[str, int]:
+    """Counts of several launches, added up by instruction kind."""
     total: dict[str, int] = {}
-    for _, found in launches:
+    for found in counts:
         for k, v in found.items():
             total[k] = total.get(k, 0) + v
-    return total, kept
+    return total
 
 
 def launch_counts(output: str, mark: str) -> tuple[list[tuple[dict, dict[str, int]]], str]:

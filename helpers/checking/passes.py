@@ -65,8 +65,6 @@ class PassResult:
     more_marks: dict[str, float] = field(default_factory=dict)  # a second pass's, once merged
     poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
     reported_in: int | None = None   # Oclgrind: the case (-1: the build) it first reported in
-    unoptimized: str = ""            # Oclgrind ran it built with -cl-opt-disable: the instruction
-    #                                  the optimized build held that it does not know
 
     def not_run(self) -> list[int]:
         """Cases the contract allows but this device does not for this kernel (too large)."""
@@ -345,7 +343,7 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
         result.gaps = oclgrind.gaps(log + "\n" + err)
         if mark is not None:
             result.launch_counts, printed = oclgrind.launch_counts(outcome.output, mark)
-            executed = oclgrind.counts(outcome.output, mark)[0]
+            executed = oclgrind.summed(found for _, found in result.launch_counts)
         else:
             executed, printed = oclgrind.counts(outcome.output)
         result.output = printed + (f"\n{err}" if err.strip() else "")
@@ -438,30 +436,7 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
         op.skipped_why = (f"its plugin for them cannot simulate the instruction "
                           f"{plugin_gap.instruction} that the compiler made of your code"
                           if plugin_gap else "its plugin for them crashed on this kernel")
-    core_gap = next((g for g in op.gaps if not g.plugin), None)
-    if core_gap is not None and not op.cancelled and plan.build_options != UNOPTIMIZED:
-        op = _unoptimized(chk, spec, cases, replace(plan, build_options=UNOPTIMIZED),
-                          env(True), core_gap.instruction, stop, progress) or op
     return op
-
-
-def _unoptimized(chk: Check, spec: DeviceSpec, cases: list[Case], plan: PassPlan,
-                 env_without_plugin: dict[str, str], instruction: str, stop,
-                 progress) -> PassResult | None:
-    """The pass again with the kernel built without optimizations (``plan``'s build options,
-    ``-cl-opt-disable``), where the optimized build holds an instruction Oclgrind's core does
-    not know (``llvm.usub.sat``): the unoptimized build usually has none. With every plugin, else
-    without the one that cannot go on; None if Oclgrind cannot simulate this build either."""
-    plain = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
-    if _referee_gap(plain) and not plain.cancelled:
-        plain = run_pass(chk, spec, cases, replace(plan, env=env_without_plugin), stop=stop,
-                         progress=progress)
-        plain.skipped_plugin = "uninitialized values"
-        plain.skipped_why = "its plugin for them crashed on this kernel"
-    if plain.build_error or any(not g.plugin for g in plain.gaps):
-        return None
-    plain.unoptimized = instruction
-    return plain
 
 
 def _plugin_gap(op: PassResult) -> oclgrind.Gap | None:

@@ -203,7 +203,7 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
             for k, v in p.executed.items():
                 out.executed[k] = out.executed.get(k, 0) + v
         for name in ("build_error", "no_kernel", "internal_error", "skipped_plugin",
-                     "skipped_why", "unoptimized"):
+                     "skipped_why"):
             setattr(out, name, getattr(p, name) or getattr(out, name))
         for name in ("cut_short", "flooded", "cancelled"):
             setattr(out, name, getattr(out, name) or getattr(p, name))
