@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers.checking.runner import analyse, sentinel
+from helpers.checking.judge import analyse, sentinel
 from helpers.exercises import Case, get
 
 pytestmark = pytest.mark.once   # no device: run with one CPU implementation

@@ -11,8 +11,8 @@ import pytest
 
 from helpers.checking import CheckOptions
 from helpers.checking.diagnosis import describe_case, unguarded, wrapped
+from helpers.checking.judge import analyse, sentinel
 from helpers.checking.passes import PassResult
-from helpers.checking.runner import analyse, sentinel
 from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
 from helpers.exercises import REGISTRY, Case, Scalar, get

@@ -148,8 +148,9 @@ class _Listener:
     :class:`PassResult`; Oclgrind's log is watched for its first report."""
 
     def __init__(self, result: PassResult, run_timeout: float, log: Path, progress, stop,
-                 first_failure: bool):
+                 first_failure: bool, judge=None):
         self.result, self.run_timeout, self.log = result, run_timeout, log
+        self.judge = judge             # a case's raw results -> its facts (see judged)
         self.progress, self.stop, self.first_failure = progress, stop, first_failure
         self.log_from = _log_size(log)
         self.err = log.with_name(DIAGNOSTICS)      # an Oclgrind worker's stderr (see run_pass)
@@ -160,6 +161,7 @@ class _Listener:
         self.ended_reporting = self.spoiled = False
         self.moved_at = 0.0            # when the worker last told of progress
         self.given: float | None = None
+        self.largest = None            # the largest work-group the device allows this kernel
 
     def tell(self, what: str, case: int, ok: bool | None) -> None:
         if self.progress is not None:
@@ -172,6 +174,7 @@ class _Listener:
         r = self.result
         if kind is Event.BUILT:
             r.built, r.warnings, r.poison_ready = True, ev.get("warnings", ""), ev.get("poison_ready")
+            self.largest = ev.get("largest")
             self.current = 0
             return self.run_timeout
         if kind is Event.BUILD_ERROR:
@@ -196,10 +199,34 @@ class _Listener:
             self.spoiled = True
         return None
 
+    def judged(self, i: int, ev: dict) -> dict:
+        """A case's facts: judged here from the bytes the worker wrote (:mod:`.judge`); only
+        "this device could not run it" is taken from the worker's event."""
+        from .judge import RawUnreadable
+        if not (isinstance(i, int) and 0 <= i < len(self.result.cases)) or self.judge is None:
+            self.result.internal_error = f"results for a case {i} the pass never asked for"
+            return {"ok": False}
+        if "raw" not in ev:     # not run: only a case whose work-groups the device does not allow
+            items = self.result.cases[i].work_group_items
+            if isinstance(self.largest, int) and items > self.largest >= 1 and isinstance(
+                    ev.get("not_run"), str):
+                return {"ok": True, "not_run": ev["not_run"]}
+            self.result.internal_error = f"case {i} came back with no results"
+            return {"ok": False}
+        try:
+            facts = self.judge(self.result.cases[i], ev)
+        except RawUnreadable as e:
+            self.result.internal_error = f"case {i}'s results could not be read: {e}"
+            return {"ok": False}
+        past = ev.get("past")
+        if isinstance(past, str) and not facts.get("ok"):  # run past the size the device allows
+            return {"ok": True, "not_run": past + ", and its run past that size went wrong"}
+        return facts
+
     def case_ended(self, ev: dict) -> None:
         r = self.result
         i = ev.pop("case")
-        r.results[i] = ev
+        ev = r.results[i] = self.judged(i, ev)
         self.current = i
         if r.device.is_oclgrind and self.reported():
             self.ended_reporting = True     # the case that reported has ended: stop here
@@ -297,8 +324,10 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
     child = chk.lease.child(key)
     result.warm = child.poll_ready()
     result.worker_dir = child.dir
+    from .judge import judge_case
     heard = _Listener(result, plan.run_timeout, child.dir / "oclgrind.log", progress, stop,
-                      plan.first_failure)
+                      plan.first_failure, lambda case, ev: judge_case(
+                          chk.ex, case, chk.seed, child.dir, ev, plan.guard))
     watch = heard.watch if device.is_oclgrind else (
         (lambda: heard.stuck_watch(stuck)) if stuck else None)
     began = time.time()

@@ -68,6 +68,10 @@ class Case:
         return int(np.prod(self.global_size))
 
     @property
+    def work_group_items(self) -> int:
+        return int(np.prod(self.local_size))
+
+    @property
     def num_groups(self) -> tuple[int, ...]:
         return tuple(g // max(loc, 1) for g, loc in zip(self.global_size, self.local_size, strict=True))
 
