@@ -71,6 +71,12 @@ def test_the_tasks_own_failure_is_exit_code_3_with_its_traceback():
     assert out.exit_code == 3 and "ValueError: the task's own bug" in out.output
 
 
+def _larger_cases(keys) -> list:
+    """The Oclgrind worker of the larger cases (no uninitialized-value plugin)."""
+    return [k for k in keys if "OCLGRIND_LOG" in dict(k.env)
+            and "OCLGRIND_UNINITIALIZED" not in dict(k.env)]
+
+
 def _pids():
     return {k: c.proc.pid for k, c in apart.POOL._idle.items()}
 
@@ -81,14 +87,20 @@ def test_a_passing_check_keeps_its_workers_and_a_failing_one_replaces_them(monke
     first = run_check("float_copy", solutions=True)
     assert first.passed and not first.device_pass.warm
     kept = _pids()
-    assert len(kept) == 2   # the device's worker and Oclgrind's
+    # the device's worker, Oclgrind's, and Oclgrind's for the larger cases (no uninitialized-value
+    # plugin: passes.UNINITIALIZED_UP_TO)
+    assert len(kept) == 3
+    assert sum("OCLGRIND_UNINITIALIZED" in dict(k.env) for k in kept) == 1
     again = run_check("float_copy", solutions=True)
     assert again.passed and again.device_pass.warm and again.oclgrind_pass.warm
     assert _pids() == kept   # the same processes, kept again
     wrong = run_check("float_copy", ROOT / "tests" / "wrong" / "float_copy" / "no_guard.cl")
     assert not wrong.passed and wrong.device_pass.warm
     after = _pids()
-    assert after.keys() == kept.keys() and not set(after.values()) & set(kept.values())
+    # the workers that ran the wrong kernel are fresh ones now (it went wrong in the small
+    # cases: the larger cases' worker never ran it, and is kept)
+    ran = [k for k in kept if k not in _larger_cases(kept)]
+    assert after.keys() == kept.keys() and all(after[k] != kept[k] for k in ran)
     assert run_check("float_copy", solutions=True).passed   # fresh workers, same verdicts
 
 
@@ -102,7 +114,9 @@ def test_a_hung_kernel_ends_its_worker_and_the_next_check_works(monkeypatch):
     report = run_check("float_copy", ROOT / "tests" / "wrong" / "float_copy" / "endless.cl",
                        run_timeout=3)
     assert not report.passed and report.device_pass.hung_in is not None
-    assert not set(_pids().values()) & set(kept.values())
+    after = _pids()
+    ran = [k for k in kept if k not in _larger_cases(kept)]   # the kernel never reached that one
+    assert all(after.get(k) != kept[k] for k in ran)
     assert run_check("float_copy", solutions=True).passed
 
 

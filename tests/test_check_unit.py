@@ -631,3 +631,41 @@ def test_a_worker_with_no_home_reads_an_empty_cache(monkeypatch):
     assert cache.read("probes") == {}
     with pytest.raises(OSError):
         cache.write("probes", {})
+
+
+def _split_calls(monkeypatch, report_in_first: bool = False):
+    """oclgrind_pass with its workers stubbed: each run_pass call's cases and whether its worker
+    follows uninitialized values."""
+    import helpers.checking.passes as passes
+    calls = []
+
+    def fake(chk, spec, cases, plan, stop=None, progress=None):
+        follows = "OCLGRIND_UNINITIALIZED" in plan.env
+        calls.append(([c.work_items for c in cases], follows))
+        p = PassResult(spec, cases, {i: dict(RIGHT) for i in range(len(cases))}, done=True)
+        if report_in_first and follows:
+            p.findings = [Finding("uninitialized", "an uninitialized value", "", 3, 1, None, None)]
+        return p
+    monkeypatch.setattr(passes, "run_pass", fake)
+    monkeypatch.setattr("helpers.device.oclgrind_device", lambda: object())
+    monkeypatch.setattr(passes.DeviceSpec, "of", staticmethod(lambda dev: GRIND))
+    return passes, calls
+
+
+def test_the_uninitialized_value_plugin_follows_the_first_small_cases(monkeypatch):
+    passes, calls = _split_calls(monkeypatch)
+    cases = [Case((n,), (1,), {"n": n}, True) for n in (5, 64, 512, 600, 4096)]
+    op = passes.oclgrind_pass(None, cases, 10.0)
+    assert calls == [([5, 64, 512], True), ([600, 4096], False)]
+    assert op.cases == cases and op.all_ok()   # one pass over every case, in their order
+    # the first case always has the plugin, however large
+    calls.clear()
+    passes.oclgrind_pass(None, cases[3:], 10.0)
+    assert calls == [([600], True), ([4096], False)]
+
+
+def test_no_larger_case_runs_after_a_report(monkeypatch):
+    passes, calls = _split_calls(monkeypatch, report_in_first=True)
+    cases = [Case((n,), (1,), {"n": n}, True) for n in (5, 600)]
+    op = passes.oclgrind_pass(None, cases, 10.0)
+    assert calls == [([5], True)] and op.findings and op.cases == cases[:1]

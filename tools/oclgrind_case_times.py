@@ -37,7 +37,9 @@ def child(name: str, path: str, repeats: int) -> dict:
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx)
     t = time.perf_counter()
-    knl = cl.Program(ctx, Path(path).read_text()).build().all_kernels()[0]
+    from helpers.checking.passes import UNOPTIMIZED
+    options = [] if os.environ.get("COURSE_TIMES_OPTIMIZED") else list(UNOPTIMIZED)
+    knl = cl.Program(ctx, Path(path).read_text()).build(options).all_kernels()[0]
     built = time.perf_counter() - t
     cases = [c for c in ex.cases if c.small] + widest_case(ex)
     assert all(ex.fits(c, device_limits(dev)) for c in cases)
@@ -64,6 +66,8 @@ def main() -> int:
     ap.add_argument("--plugins", action="store_true",
                     help="also time each configuration without each of the optional plugins")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--optimized", action="store_true",
+                    help="also time an optimized build (the checker builds unoptimized)")
     ap.add_argument("--out")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -80,10 +84,15 @@ def main() -> int:
                      ("without instruction counts", ("OCLGRIND_INST_COUNTS",)),
                      ("no plugin", ("OCLGRIND_UNINITIALIZED", "OCLGRIND_DATA_RACES",
                                     "OCLGRIND_INST_COUNTS"))]
+    if args.optimized:
+        variants += [(f"{label}, optimized build", (*dropped, "+optimized"))
+                     for label, dropped in variants]
     runs = []
     for threads in args.threads:
         for label, dropped in variants:
             env = {**os.environ, **ENVIRONMENT, "OCLGRIND_LOG": os.devnull}
+            if "+optimized" in dropped:
+                env["COURSE_TIMES_OPTIMIZED"] = "1"
             for k in dropped:
                 env.pop(k, None)
             if threads:

@@ -387,10 +387,17 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
             result.crashed_in = current
 
 
+def small_cases(ex: Exercise) -> list[Case]:
+    """The contract's small cases, which every check runs on Oclgrind: the fewest work-items
+    first (a report then comes from the smallest case that shows it, and the first cases are
+    those the uninitialized-value plugin follows, see UNINITIALIZED_UP_TO)."""
+    return sorted((c for c in ex.cases if c.small), key=lambda c: c.work_items)
+
+
 def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
     """The small cases, plus every failing device case small enough for Oclgrind (and whose
     work-groups and local memory Oclgrind's device allows: the widest cases of a CPU's are not)."""
-    chosen = [c for c in ex.cases if c.small]
+    chosen = small_cases(ex)
     # the failing cases, and those the device could not launch with this kernel (work-groups
     # larger than it allows this kernel, as NVIDIA's driver does for static local arrays)
     extra = list(device_pass.failing()) + device_pass.not_run()
@@ -428,18 +435,28 @@ def widest_case(ex: Exercise) -> list[Case]:
             if not c.small and c.work_items <= OCLGRIND_BUDGET and ex.fits(c, limits)]
 
 
+# Oclgrind's uninitialized-value plugin runs on the cases of at most this many work-items (at least
+# on the first): it multiplies Oclgrind's time by 2.5 to 2.8 (an unoptimized build keeps every
+# variable in memory, which it follows byte by byte), and a value read before it is written shows
+# in the small cases of every exercise as it does in a large one. The larger cases run in a worker
+# without it, their races, bounds and counts still judged; the check's own look at local memory
+# (.poison, run._local_memory_probe) runs on the device for every kernel that uses it
+# (results/history/oclgrind-case-times-*-unoptimized-amd-epyc-2cores.json).
+UNINITIALIZED_UP_TO = 512
+
+
 def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
                   stop=None, first_failure: bool = False, shard: int = 0,
                   threads: int = 0, progress=None) -> PassResult | None:
-    """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed.
-    Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
-    accumulator, and stops every work-group at instructions it does not know (``freeze``, which
-    LLVM makes of some divisions and selects): when Oclgrind dies by a signal having reported
-    nothing, or that plugin says it cannot go on, run again without it. ``shard``: which of the
-    check's Oclgrind workers runs them (each its own process, see :func:`oclgrind_split`), on
-    ``threads`` threads of its own (0: Oclgrind's default, one per core); ``progress``: see
-    :func:`run_pass`."""
+    """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed. The
+    first cases of at most UNINITIALIZED_UP_TO work-items run with every plugin, those after
+    them in a worker without the uninitialized-value plugin (as one worker going through the
+    cases in order would: not after a report or a case that stopped the pass). ``shard``: which
+    of the check's Oclgrind workers runs them (each its own process, see
+    :func:`oclgrind_split`), on ``threads`` threads of its own (0: Oclgrind's default, one per
+    core); ``progress``: see :func:`run_pass`."""
     from ..device import oclgrind_device
+    from .shares import gathered
     grind = oclgrind_device()
     if grind is None:
         return None
@@ -456,10 +473,31 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
     # past the end before the guard), and Oclgrind would never see it
     plan = PassPlan(run_timeout, env=env(), first_failure=first_failure,
                     build_options=UNOPTIMIZED)
+    k = next((i for i, c in enumerate(cases) if i and c.work_items > UNINITIALIZED_UP_TO),
+             len(cases))
+    op = _with_every_plugin(chk, spec, cases[:k], plan, env(True), stop, progress)
+    if k == len(cases) or op.findings or not op.ended_cleanly() or op.stopped_at is not None \
+            or (stop is not None and stop.is_set()):
+        return op
+
+    def later(what: str, i: int, ok: bool | None) -> None:
+        if progress is not None:
+            progress(what, k + max(i, 0), ok)
+    more = run_pass(chk, spec, cases[k:], replace(plan, env=env(True)), stop=stop,
+                    progress=later)
+    return gathered(cases, [(list(range(k)), op), (list(range(k, len(cases))), more)])
+
+
+def _with_every_plugin(chk: Check, spec: DeviceSpec, cases: list[Case], plan: PassPlan,
+                       without: dict[str, str], stop, progress) -> PassResult:
+    """Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
+    accumulator, and stops every work-group at instructions it does not know (``freeze``, which
+    LLVM makes of some divisions and selects): when Oclgrind dies by a signal having reported
+    nothing, or that plugin says it cannot go on, run again ``without`` it."""
     op = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
     plugin_gap = _plugin_gap(op)
     if _referee_gap(op) and not op.cancelled:
-        op = run_pass(chk, spec, cases, replace(plan, env=env(True)), stop=stop,
+        op = run_pass(chk, spec, cases, replace(plan, env=without), stop=stop,
                       progress=progress)
         op.skipped_plugin = "uninitialized values"
         op.skipped_why = (f"its plugin for them cannot simulate the instruction "
