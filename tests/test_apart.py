@@ -88,7 +88,7 @@ def test_a_passing_check_keeps_its_workers_and_a_failing_one_replaces_them(monke
     assert first.passed and not first.device_pass.warm
     kept = _pids()
     # the device's worker, Oclgrind's, and Oclgrind's for the larger cases (no uninitialized-value
-    # plugin: passes.UNINITIALIZED_UP_TO)
+    # plugin: options.UNINITIALIZED_UP_TO)
     assert len(kept) == 3
     assert sum("OCLGRIND_UNINITIALIZED" in dict(k.env) for k in kept) == 1
     again = run_check("float_copy", solutions=True)

@@ -636,7 +636,7 @@ def test_a_worker_with_no_home_reads_an_empty_cache(monkeypatch):
 def _split_calls(monkeypatch, report_in_first: bool = False):
     """oclgrind_pass with its workers stubbed: each run_pass call's cases and whether its worker
     follows uninitialized values."""
-    import helpers.checking.passes as passes
+    import helpers.checking.shares as shares
     calls = []
 
     def fake(chk, spec, cases, plan, stop=None, progress=None):
@@ -646,26 +646,38 @@ def _split_calls(monkeypatch, report_in_first: bool = False):
         if report_in_first and follows:
             p.findings = [Finding("uninitialized", "an uninitialized value", "", 3, 1, None, None)]
         return p
-    monkeypatch.setattr(passes, "run_pass", fake)
+    monkeypatch.setattr(shares, "run_pass", fake)
     monkeypatch.setattr("helpers.device.oclgrind_device", lambda: object())
-    monkeypatch.setattr(passes.DeviceSpec, "of", staticmethod(lambda dev: GRIND))
-    return passes, calls
+    monkeypatch.setattr(shares.DeviceSpec, "of", staticmethod(lambda dev: GRIND))
+    return shares, calls
 
 
 def test_the_uninitialized_value_plugin_follows_the_first_small_cases(monkeypatch):
-    passes, calls = _split_calls(monkeypatch)
+    shares, calls = _split_calls(monkeypatch)
     cases = [Case((n,), (1,), {"n": n}, True) for n in (5, 64, 512, 600, 4096)]
-    op = passes.oclgrind_pass(None, cases, 10.0)
+    op = shares.oclgrind_pass(None, cases, 10.0)
     assert calls == [([5, 64, 512], True), ([600, 4096], False)]
     assert op.cases == cases and op.all_ok()   # one pass over every case, in their order
     # the first case always has the plugin, however large
     calls.clear()
-    passes.oclgrind_pass(None, cases[3:], 10.0)
+    shares.oclgrind_pass(None, cases[3:], 10.0)
     assert calls == [([600], True), ([4096], False)]
 
 
 def test_no_larger_case_runs_after_a_report(monkeypatch):
-    passes, calls = _split_calls(monkeypatch, report_in_first=True)
+    shares, calls = _split_calls(monkeypatch, report_in_first=True)
     cases = [Case((n,), (1,), {"n": n}, True) for n in (5, 600)]
-    op = passes.oclgrind_pass(None, cases, 10.0)
-    assert calls == [([5], True)] and op.findings and op.cases == cases[:1]
+    op = shares.oclgrind_pass(None, cases, 10.0)
+    assert calls == [([5], True)] and op.findings
+    # a pass over every case, cut short after the first: the larger one has no result
+    assert op.cases == cases and list(op.results) == [0] and op.cut_short and not op.done
+
+
+def test_the_small_cases_keep_the_contracts_order_those_the_plugin_follows_first():
+    from helpers.checking.passes import small_cases
+    ex = get("erosion_2d")
+    sizes = [c.work_items for c in small_cases(ex, up_to=512)]
+    contract = [c.work_items for c in ex.cases if c.small]
+    assert sorted(sizes) == sorted(contract)
+    first = [n for n in contract if n <= 512]
+    assert sizes[:len(first)] == first and sizes[len(first):] == [n for n in contract if n > 512]

@@ -19,6 +19,15 @@ REPORT_GRACE = 1.0           # seconds Oclgrind may go on once it has reported, 
 OUTPUT_LIMIT = 1 << 20       # bytes a check's process may print (kernel printf) before it is stopped
 OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run on Oclgrind
 
+# Oclgrind's uninitialized-value plugin runs on the cases of at most this many work-items (at least
+# on the first): it multiplies Oclgrind's time by 2.5 to 2.8 (an unoptimized build keeps every
+# variable in memory, which it follows byte by byte), and a value read before it is written shows
+# in the small cases of every exercise as it does in a large one. The larger cases run in a worker
+# without it, their races, bounds and counts still judged; the check's own look at local memory
+# (.poison, run._local_memory_probe) runs on the device for every kernel that uses it
+# (results/history/oclgrind-case-times-*-unoptimized-amd-epyc-2cores.json).
+UNINITIALIZED_UP_TO = 512
+
 
 def _switch(name: str) -> bool:
     return os.environ.get(name, "") not in ("", "0")

@@ -16,7 +16,7 @@ import os
 import secrets
 import stat
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import apart
@@ -24,7 +24,13 @@ from ..device import DeviceSpec
 from ..exercises import Case, Exercise
 from ..protocol import Event
 from . import oclgrind
-from .options import OCLGRIND_BUDGET, OUTPUT_LIMIT, REPORT_GRACE, CheckOptions
+from .options import (
+    OCLGRIND_BUDGET,
+    OUTPUT_LIMIT,
+    REPORT_GRACE,
+    UNINITIALIZED_UP_TO,
+    CheckOptions,
+)
 
 
 @dataclass
@@ -387,11 +393,13 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
             result.crashed_in = current
 
 
-def small_cases(ex: Exercise) -> list[Case]:
-    """The contract's small cases, which every check runs on Oclgrind: the fewest work-items
-    first (a report then comes from the smallest case that shows it, and the first cases are
-    those the uninitialized-value plugin follows, see UNINITIALIZED_UP_TO)."""
-    return sorted((c for c in ex.cases if c.small), key=lambda c: c.work_items)
+def small_cases(ex: Exercise, up_to: int = UNINITIALIZED_UP_TO) -> list[Case]:
+    """The contract's small cases, which every check runs on Oclgrind, in the contract's order
+    (its first case is the one that shows most at least cost), those of at most ``up_to``
+    work-items first: the ones Oclgrind's uninitialized-value plugin follows
+    (options.UNINITIALIZED_UP_TO)."""
+    small = [c for c in ex.cases if c.small]
+    return [c for c in small if c.work_items <= up_to] + [c for c in small if c.work_items > up_to]
 
 
 def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
@@ -433,86 +441,3 @@ def widest_case(ex: Exercise) -> list[Case]:
     limits = device_limits(grind)
     return [c for c in sorted(ex.widest(limits), key=lambda c: c.work_items)[:1]
             if not c.small and c.work_items <= OCLGRIND_BUDGET and ex.fits(c, limits)]
-
-
-# Oclgrind's uninitialized-value plugin runs on the cases of at most this many work-items (at least
-# on the first): it multiplies Oclgrind's time by 2.5 to 2.8 (an unoptimized build keeps every
-# variable in memory, which it follows byte by byte), and a value read before it is written shows
-# in the small cases of every exercise as it does in a large one. The larger cases run in a worker
-# without it, their races, bounds and counts still judged; the check's own look at local memory
-# (.poison, run._local_memory_probe) runs on the device for every kernel that uses it
-# (results/history/oclgrind-case-times-*-unoptimized-amd-epyc-2cores.json).
-UNINITIALIZED_UP_TO = 512
-
-
-def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
-                  stop=None, first_failure: bool = False, shard: int = 0,
-                  threads: int = 0, progress=None) -> PassResult | None:
-    """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed. The
-    first cases of at most UNINITIALIZED_UP_TO work-items run with every plugin, those after
-    them in a worker without the uninitialized-value plugin (as one worker going through the
-    cases in order would: not after a report or a case that stopped the pass). ``shard``: which
-    of the check's Oclgrind workers runs them (each its own process, see
-    :func:`oclgrind_split`), on ``threads`` threads of its own (0: Oclgrind's default, one per
-    core); ``progress``: see :func:`run_pass`."""
-    from ..device import oclgrind_device
-    from .shares import gathered
-    grind = oclgrind_device()
-    if grind is None:
-        return None
-    spec = DeviceSpec.of(grind)
-
-    def env(skip: bool = False) -> dict[str, str]:
-        e = oclgrind_environment(skip)
-        if shard:
-            e["COURSE_OCLGRIND_SHARD"] = str(shard)   # another worker key: another process
-        if threads:
-            e["OCLGRIND_NUM_THREADS"] = str(threads)
-        return e
-    # the program as written: an optimized build drops a load whose value is never used (a read
-    # past the end before the guard), and Oclgrind would never see it
-    plan = PassPlan(run_timeout, env=env(), first_failure=first_failure,
-                    build_options=UNOPTIMIZED)
-    k = next((i for i, c in enumerate(cases) if i and c.work_items > UNINITIALIZED_UP_TO),
-             len(cases))
-    op = _with_every_plugin(chk, spec, cases[:k], plan, env(True), stop, progress)
-    if k == len(cases) or op.findings or not op.ended_cleanly() or op.stopped_at is not None \
-            or (stop is not None and stop.is_set()):
-        return op
-
-    def later(what: str, i: int, ok: bool | None) -> None:
-        if progress is not None:
-            progress(what, k + max(i, 0), ok)
-    more = run_pass(chk, spec, cases[k:], replace(plan, env=env(True)), stop=stop,
-                    progress=later)
-    return gathered(cases, [(list(range(k)), op), (list(range(k, len(cases))), more)])
-
-
-def _with_every_plugin(chk: Check, spec: DeviceSpec, cases: list[Case], plan: PassPlan,
-                       without: dict[str, str], stop, progress) -> PassResult:
-    """Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
-    accumulator, and stops every work-group at instructions it does not know (``freeze``, which
-    LLVM makes of some divisions and selects): when Oclgrind dies by a signal having reported
-    nothing, or that plugin says it cannot go on, run again ``without`` it."""
-    op = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
-    plugin_gap = _plugin_gap(op)
-    if _referee_gap(op) and not op.cancelled:
-        op = run_pass(chk, spec, cases, replace(plan, env=without), stop=stop,
-                      progress=progress)
-        op.skipped_plugin = "uninitialized values"
-        op.skipped_why = (f"its plugin for them cannot simulate the instruction "
-                          f"{plugin_gap.instruction} that the compiler made of your code"
-                          if plugin_gap else "its plugin for them crashed on this kernel")
-    return op
-
-
-def _plugin_gap(op: PassResult) -> oclgrind.Gap | None:
-    return next((g for g in op.gaps if g.plugin == "Uninitialized"), None)
-
-
-def _referee_gap(op: PassResult) -> bool:
-    """Oclgrind's uninitialized-value plugin could not go on with this kernel, or Oclgrind died
-    having reported nothing: what it saw is the referee's trouble, not the kernel's (see
-    :func:`oclgrind_pass`, which then runs it again without that plugin)."""
-    return bool(op.skipped_plugin) or _plugin_gap(op) is not None or (
-        op.exit_code is not None and op.exit_code < 0 and not op.findings)

@@ -47,12 +47,11 @@ from .passes import (
     PassPlan,
     PassResult,
     oclgrind_cases,
-    oclgrind_pass,
     run_pass,
     small_cases,
     widest_case,
 )
-from .shares import merged, oclgrind_split
+from .shares import merged, oclgrind_pass, oclgrind_split
 from .verdict import CheckReport, reproduce_line, verdict, with_warnings
 
 

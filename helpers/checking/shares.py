@@ -1,7 +1,7 @@
-"""The Oclgrind pass dealt to several Oclgrind workers side by side (``COURSE_OCLGRIND_WORKERS``):
-the cases shared out (:func:`shares`), run (:func:`oclgrind_split`) and gathered back into one pass
-over all of them (:func:`gathered`, :func:`merged`), as one worker going through them in order
-would have given it."""
+"""The Oclgrind pass (:func:`oclgrind_pass`), and the same pass dealt to several Oclgrind workers
+side by side (``COURSE_OCLGRIND_WORKERS``): the cases shared out (:func:`shares`), run
+(:func:`oclgrind_split`) and gathered back into one pass over all of them (:func:`gathered`,
+:func:`merged`), as one worker going through them in order would have given it."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..device import DeviceSpec
 from ..exercises import Case
 from . import oclgrind
-from .passes import Check, PassResult, _referee_gap, oclgrind_pass
+from .options import UNINITIALIZED_UP_TO
+from .passes import UNOPTIMIZED, Check, PassPlan, PassResult, oclgrind_environment, run_pass
 
 
 def shares(cases: list[Case], workers: int) -> list[list[int]]:
@@ -225,3 +227,80 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
         out.marks = {k: (min if k in ("started", "asked") else max)(m[k] for m in marks if k in m)
                      for k in set().union(*marks)}
     return out
+
+
+def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
+                  stop=None, first_failure: bool = False, shard: int = 0,
+                  threads: int = 0, progress=None) -> PassResult | None:
+    """Run ``cases`` on Oclgrind with its checks on; None when Oclgrind is not installed. The
+    first cases of at most UNINITIALIZED_UP_TO work-items run with every plugin, those after
+    them in a worker without the uninitialized-value plugin (as one worker going through the
+    cases in order would: not after a report or a case that stopped the pass). ``shard``: which
+    of the check's Oclgrind workers runs them (each its own process, see
+    :func:`oclgrind_split`), on ``threads`` threads of its own (0: Oclgrind's default, one per
+    core); ``progress``: see :func:`run_pass`."""
+    from ..device import oclgrind_device
+    grind = oclgrind_device()
+    if grind is None:
+        return None
+    spec = DeviceSpec.of(grind)
+
+    def env(skip: bool = False) -> dict[str, str]:
+        e = oclgrind_environment(skip)
+        if shard:
+            e["COURSE_OCLGRIND_SHARD"] = str(shard)   # another worker key: another process
+        if threads:
+            e["OCLGRIND_NUM_THREADS"] = str(threads)
+        return e
+    # the program as written: an optimized build drops a load whose value is never used (a read
+    # past the end before the guard), and Oclgrind would never see it
+    plan = PassPlan(run_timeout, env=env(), first_failure=first_failure,
+                    build_options=UNOPTIMIZED)
+    k = next((i for i, c in enumerate(cases) if i and c.work_items > UNINITIALIZED_UP_TO),
+             len(cases))
+    op = _with_every_plugin(chk, spec, cases[:k], plan, env(True), stop, progress)
+    if k == len(cases):
+        return op
+    if op.findings or not op.ended_cleanly() or op.stopped_at is not None \
+            or (stop is not None and stop.is_set()):
+        # the larger cases not run, as one worker would have stopped before them
+        out = gathered(cases, [(list(range(k)), op)])
+        out.done, out.cut_short = False, out.cut_short or bool(op.findings)
+        return out
+
+    def later(what: str, i: int, ok: bool | None) -> None:
+        if progress is not None:
+            progress(what, k + max(i, 0), ok)
+    more = run_pass(chk, spec, cases[k:], replace(plan, env=env(True)), stop=stop,
+                    progress=later)
+    return gathered(cases, [(list(range(k)), op), (list(range(k, len(cases))), more)])
+
+
+def _with_every_plugin(chk: Check, spec: DeviceSpec, cases: list[Case], plan: PassPlan,
+                       without: dict[str, str], stop, progress) -> PassResult:
+    """Oclgrind 21.10's uninitialized-value plugin dies (SIGSEGV) on some vector code, e.g. an int4
+    accumulator, and stops every work-group at instructions it does not know (``freeze``, which
+    LLVM makes of some divisions and selects): when Oclgrind dies by a signal having reported
+    nothing, or that plugin says it cannot go on, run again ``without`` it."""
+    op = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
+    plugin_gap = _plugin_gap(op)
+    if _referee_gap(op) and not op.cancelled:
+        op = run_pass(chk, spec, cases, replace(plan, env=without), stop=stop,
+                      progress=progress)
+        op.skipped_plugin = "uninitialized values"
+        op.skipped_why = (f"its plugin for them cannot simulate the instruction "
+                          f"{plugin_gap.instruction} that the compiler made of your code"
+                          if plugin_gap else "its plugin for them crashed on this kernel")
+    return op
+
+
+def _plugin_gap(op: PassResult) -> oclgrind.Gap | None:
+    return next((g for g in op.gaps if g.plugin == "Uninitialized"), None)
+
+
+def _referee_gap(op: PassResult) -> bool:
+    """Oclgrind's uninitialized-value plugin could not go on with this kernel, or Oclgrind died
+    having reported nothing: what it saw is the referee's trouble, not the kernel's (see
+    :func:`oclgrind_pass`, which then runs it again without that plugin)."""
+    return bool(op.skipped_plugin) or _plugin_gap(op) is not None or (
+        op.exit_code is not None and op.exit_code < 0 and not op.findings)

@@ -215,8 +215,7 @@ class _Verdict:
         found = _uninitialized_local(self.ex, self.where, self.probe) \
             if self.probe is not None else None
         if found is not None:   # the results changed with what local memory held: never passed
-            return self.failed(found + device_failure(self.ex, self.dp, self.run_timeout,
-                                                      mistakes=False))
+            return self.failed(found + device_failure(self.ex, self.dp, self.run_timeout))
         untouched = _tile_unused(self.ex, self.op) \
             if self.device_ok and self.oclgrind_clean else None
         if untouched is not None:
