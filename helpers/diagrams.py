@@ -5,7 +5,8 @@ computed from its arguments, so the figure is right by construction.
 
 Contents: :func:`host_and_device`, :func:`ndrange`, :func:`warps_and_divergence`,
 :func:`coalescing`, :func:`banks`, :func:`reduction_tree`, :func:`tile_with_halo`,
-:func:`occupancy_and_latency`, :func:`roofline`, :func:`scalar_and_vliw`. Each returns a Figure.
+:func:`shrinking_tile`, :func:`occupancy_and_latency`, :func:`roofline`, :func:`scalar_and_vliw`.
+Each returns a Figure.
 """
 
 from __future__ import annotations
@@ -16,58 +17,18 @@ from collections import Counter
 import matplotlib.pyplot as plt
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
-from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
+from matplotlib.patches import Patch, Rectangle
 
-from .chartstyle import OKABE_ITO, finish, legend_outside, palette, plain_number
-
-BLUE, ORANGE, GREEN, PINK, SKY, RED, BLACK, YELLOW = OKABE_ITO
-GREY = "#bbbbbb"
-PALE = "#eeeeee"
+from .chartstyle import finish, legend_outside, palette, plain_number
+from .drawing import BLACK, BLUE, GREEN, GREY, ORANGE, PALE, PINK, RED, SKY, YELLOW  # noqa: F401
+from .drawing import arrow as _arrow
+from .drawing import box as _box
+from .drawing import canvas as _canvas
+from .drawing import faded as _faded
+from .drawing import pair as _pair
 
 # {{{ drawing helpers
 
-
-def _canvas(width: float, height: float, xlim: tuple[float, float], ylim: tuple[float, float],
-            title: str = ""):
-    """A figure with one axes and no axis lines: a canvas in data coordinates (y upwards)."""
-    fig, ax = plt.subplots(figsize=(width, height))
-    ax.set_xlim(*xlim)
-    ax.set_ylim(*ylim)
-    ax.set_axis_off()
-    if title:
-        ax.set_title(title, fontsize=11)
-    return fig, ax
-
-
-def _box(ax, x: float, y: float, w: float, h: float, text: str = "", color: str = PALE,
-         edge: str = BLACK, size: float = 9, **kwargs) -> Rectangle:
-    """A rectangle with ``text`` in its middle."""
-    rect = Rectangle((x, y), w, h, facecolor=color, edgecolor=edge, lw=kwargs.pop("lw", 1.0),
-                     **kwargs)
-    ax.add_patch(rect)
-    if text:
-        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size)
-    return rect
-
-
-def _arrow(ax, start, end, text: str = "", color: str = BLACK, offset=(0, 0.8),
-           size: float = 8.5, **kwargs) -> None:
-    """An arrow from ``start`` to ``end`` with ``text`` over its middle."""
-    kwargs.setdefault("arrowstyle", "-|>")
-    ax.add_patch(FancyArrowPatch(start, end, mutation_scale=12, color=color,
-                                 lw=kwargs.pop("lw", 1.4), **kwargs))
-    if text:
-        ax.text((start[0] + end[0]) / 2 + offset[0], (start[1] + end[1]) / 2 + offset[1], text,
-                ha="center", va="bottom", fontsize=size, color=color)
-
-
-def _faded(color, alpha: float) -> tuple[float, float, float]:
-    """``color`` drawn at ``alpha`` over white, as an opaque colour (for an image's pixels)."""
-    return tuple(1 - alpha + alpha * x for x in to_rgb(color))
-
-
-def _pair(v: tuple[int, ...]) -> str:
-    return "(" + ", ".join(str(x) for x in v) + ")"
 
 # }}}
 
@@ -436,6 +397,45 @@ def tile_with_halo(tile: int = 8, radius: int = 2, item: int = 0) -> Figure:
                                 Patch(color=ORANGE, alpha=0.75, label="halo (neighbours')")])
     return finish(fig)
 
+
+def shrinking_tile(block: int = 8, steps: int = 2) -> Figure:
+    """The 2-D stencil of notebook 10 stepped ``steps`` times in local memory: a ``block`` x
+    ``block`` work-group loads ``block`` x ``block`` cells, one a work-item, its inner cells and a
+    halo of ``steps`` around them. A cell's new value needs its four neighbours' old ones, so each
+    step spoils the outermost ring still right (its outside neighbours are not in the tile); after
+    ``steps`` steps the inner ``block - 2 steps`` square alone is right and written back. Each cell
+    of the halo shows the step after which it is wrong."""
+    inner = block - 2 * steps
+    if steps < 0 or inner < 1:
+        raise ValueError("steps >= 0 and block - 2 x steps >= 1")
+    fig, ax = _canvas(max(7.5, 0.55 * block + 5.5), max(4.6, 0.55 * block + 1.8),
+                      (-0.5, block + 0.5 + 0.6 * block), (block + 0.5, -1.3),
+                      f"A {block} x {block} work-group, {steps} steps per launch: "
+                      f"{inner} x {inner} cells written back")
+    shades = [_faded(ORANGE, 0.95 - 0.6 * d / max(1, steps)) for d in range(max(1, steps))]
+    for y in range(block):
+        for x in range(block):
+            ring = min(x, y, block - 1 - x, block - 1 - y)
+            if ring >= steps:
+                _box(ax, x + 0.04, y + 0.04, 0.92, 0.92, "", BLUE, edge="white", alpha=0.8)
+            else:
+                _box(ax, x + 0.04, y + 0.04, 0.92, 0.92, str(ring + 1), shades[ring],
+                     edge="white", size=7.5)
+    ax.add_patch(Rectangle((steps, steps), inner, inner, fill=False, edgecolor=BLACK, lw=2))
+    ax.text(block / 2, -0.45, "one work-item per cell: tile[ly][lx]", ha="center", fontsize=8.5)
+    ax.text(block + 0.6, 0.2,
+            f"Loaded: {block} x {block} cells, the\n{inner} x {inner} inner ones and a halo\n"
+            f"of {steps} around them.\n\n"
+            "Each step needs the four\nneighbours' values of the step\nbefore: the outermost "
+            "ring still\nright turns wrong (number: the\nstep after which it is wrong).\n\n"
+            f"After {steps} steps only the inner\ncells are right: they go back to\n"
+            f"global memory. Neighbouring\nwork-groups overlap by 2 x {steps} cells.",
+            va="top", fontsize=8.5)
+    legend_outside(ax, handles=[Patch(color=BLUE, alpha=0.8, label="inner: written back"),
+                                Patch(color=ORANGE, alpha=0.8, label="halo: recomputed by "
+                                                                     "neighbours")])
+    return finish(fig)
+
 # }}}
 
 # {{{ occupancy and latency
@@ -583,3 +583,8 @@ def scalar_and_vliw(lanes: int = 8, slots: int = 5) -> Figure:
 
 # }}}
 
+
+# The technique diagrams (helpers/technique_diagrams.py), re-exported: notebooks call diagrams.NAME().
+from .technique_diagrams import (halo_loading, matvec_group_per_row,  # noqa: E402,F401,I001
+                                 privatized_histogram, reduction_steps, register_ring, sgemm_tiles,
+                                 tiled_transpose)

@@ -123,6 +123,23 @@ def test_tile_with_halo_holds_local_size_plus_two_radius(drawn, tile, radius):
     assert f"reads tile[0..{2 * radius}]" in words
 
 
+@pytest.mark.parametrize("block, steps", [(8, 2), (16, 4), (5, 0), (4, 1)])
+def test_shrinking_tile_writes_back_the_inner_square(drawn, block, steps):
+    inner = block - 2 * steps
+    words = drawn(diagrams.shrinking_tile, block, steps)
+    assert f"{block} x {block} work-group, {steps} steps per launch: {inner} x {inner} cells " \
+           f"written back" in words
+    fig = diagrams.shrinking_tile(block, steps)
+    labels = [t.get_text() for t in fig.axes[0].texts if t.get_text().isdigit()]
+    plt.close(fig)
+    # ring r (r < steps) holds 4 (block - 2 r - 1) cells, each marked with the step r + 1
+    for r in range(steps):
+        assert labels.count(str(r + 1)) == 4 * (block - 2 * r - 1)
+    assert len(labels) == block * block - inner * inner
+    with pytest.raises(ValueError):
+        diagrams.shrinking_tile(4, 2)
+
+
 @pytest.mark.parametrize("warps, latency, work, idle", [
     (3, 40, 8, "50%"), (1, 40, 8, "83%"), (6, 40, 8, None), (12, 40, 8, None)])
 def test_occupancy_and_latency_idles_with_too_few_warps(drawn, warps, latency, work, idle):
