@@ -4,8 +4,9 @@
 // 1. Declared in the kernel: the size is fixed when the program is built.
 #define BLOCK 64
 
-// reqd_work_group_size: launched with work-groups of any other size, the build refuses the launch
-// (INVALID_WORK_GROUP_SIZE) instead of letting work-items write past the end of block[].
+// reqd_work_group_size: the program builds as usual, but a launch with work-groups of any other
+// size is refused when it is enqueued (INVALID_WORK_GROUP_SIZE), instead of letting work-items
+// write past the end of block[].
 __kernel __attribute__((reqd_work_group_size(BLOCK, 1, 1)))
 void reverse_blocks_fixed(__global const float *in, __global float *out)
 {

@@ -21,10 +21,12 @@
 //         y[t * channels + c] = acc;
 //     }
 //
-// The index t % 8 is known only while the kernel runs, so the compiler cannot give each element
-// of `ring` a register of its own: the array lives in memory ("private" memory that is really
-// DRAM behind a cache), and every step reads it 8 times. Rewrite the kernel so that the history
-// stays in registers; the result stays the same.
+// The index t % 8 is known only while the kernel runs, so NVIDIA's compiler cannot give each
+// element of `ring` a register of its own (AMD's and Intel's GPUs can index registers at run
+// time): on an NVIDIA GPU the array lives in memory ("private" memory that is really DRAM behind
+// a cache), and every step reads it 8 times, unless the t loop is unrolled by 8, which makes
+// t % 8 a constant in each copy of the body. Rewrite the kernel so that the history stays in
+// registers; the result stays the same.
 //
 // Check it with check("spill_fix"): the verdict measures your kernel beside the one above.
 

@@ -59,10 +59,10 @@ CLAIMS = [
     ("02-work-groups", "32\nat a time on NVIDIA hardware (a **warp**)", WHITEPAPER,
      ["these groups are called warps, each warp has 32 threads",
       "SIMT (Single Instruction Multiple Threads)"]),
-    ("06-registers-and-unrolling", '"dropped by an order of magnitude"', DU,
+    ("notes/06-registers-and-unrolling", '"dropped by an order of magnitude"', DU,
      ["with just keyword substitution, performance dropped by an order of magnitude",
       "we manually unrolled the inner-most compute loop"]),
-    ("06-registers-and-unrolling", "standalone variables (then 600 Gflop/s, their Fig. 12)", DU,
+    ("notes/06-registers-and-unrolling", "standalone variables (then 600 Gflop/s, their Fig. 12)", DU,
      ["the array variables were not cached and resided in global memory",
       "replaced the arrays with standalone", "600 Gflop/s (22% peak)"]),
     ("06-registers-and-unrolling", "says\nprivate arrays will be stored in global memory", TRAINING,
@@ -73,7 +73,7 @@ CLAIMS = [
     ("09-bank-conflicts", "**or all read the same word** (a\nbroadcast)", TRAINING,
      ["All work items of warp read the same address", "Maximum cost = maximum bank conflict degree",
       "Next word in next bank modulo 32"]),
-    ("09-bank-conflicts", "The training also says AMD avoids bank conflicts in hardware", TRAINING,
+    ("notes/09-bank-conflicts", "The training also says AMD avoids bank conflicts in hardware", TRAINING,
      ["AMD avoids bank conflicts in hardware"]),
     ("13-matvec-ladder", "whitepaper measured 12.1 against 9.6 ms", WHITEPAPER,
      ["Listing 5\t12.1", "Listing 6\t9.6", "only 2-way bank conflicts and the loop has few "
@@ -90,6 +90,10 @@ def seeds() -> seed_lines.Quotes:
 
 
 def _notebook_text(name: str) -> str:
+    """A notebook's text, or a note's (``notes/NAME``: docs/notes/NAME.md, where a lesson's
+    citations and the sources' errata live)."""
+    if name.startswith("notes/"):
+        return (ROOT / "docs" / f"{name}.md").read_text()
     nb = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())
     return "\n".join("".join(c["source"]) for c in nb["cells"])
 

@@ -87,7 +87,7 @@ WRONG = [
         right=("Table 6 of *From CUDA to OpenCL* (2011) compares MAGMA's own SGEMM in CUDA and "
                "OpenCL on the Tesla C2050 (63% and 57% of the peak), Nakasato's IL kernel and the "
                "authors' OpenCL one on the Radeon 5870 (74% and 52%), and two vendor libraries, MKL "
-               "and ATLAS, only on the 16-core Intel Tigerton CPU (79% and 46%) "
+               "and ATLAS, only on Intel's Tigerton system of four quad-core Xeons (79% and 46%) "
                "(`../shared/seeds/004`, lines 330-350). It is not a comparison with vendor BLAS on "
                "the GPUs.",
                "The paper set its OpenCL SGEMM beside MAGMA's CUDA one (Table 6: 57% of the C2050's "
@@ -352,6 +352,48 @@ WRONG = [
              "local memory is split into banks (32 on today's GPUs, 16 on the GTX 285)"),
         right=("NVIDIA's GPUs since Fermi, like AMD's GCN, have 32 banks of 4-byte words: word `w` "
                "sits in bank `w % 32`.",),
+    ),
+    Wrong(
+        "a k-way conflict always k times as long, a broadcast only when all read",
+        (r"\bk-way\s+conflict,?\s+k\s+times\s+as\s+long\b",
+         r"\ball\s+reading\s+one\s+word\s+is\s+a\s+broadcast\b"),
+        "the training's rule (a broadcast when all read one address, cost = the degree) is the "
+        "GTX-era one: since Fermi any lanes reading one 4-byte word share an access, and a k-way "
+        "conflict costs up to k times as long (the H100: 1.15x for 2-way, 16.9x for 32-way, "
+        "results/reference/nvidia-h100.json)",
+        (("001", 769, "Maximum cost = maximum bank conflict degree"),
+         ("001", 772, "All work items of warp read the same address")),
+        old=("k of them on different words of one bank wait for each other: a k-way conflict, k "
+             "times as long.",
+             "A k-way conflict takes k passes; all reading one word is a broadcast and costs one."),
+        right=("k different words in one bank are a k-way conflict, k passes, up to k times as "
+               "long (the H100 measured 1.15 times for 2-way, 16.9 for 32-way).",
+               "Lanes reading the same word share one access, a broadcast (on NVIDIA since Fermi, "
+               "whether all lanes read it or only some)."),
+    ),
+    Wrong(
+        "no compiler can keep a run-time-indexed array in registers",
+        (r"\bno\s+compiler\s+can\s+(?:give|keep|put)\b",),
+        "NVIDIA's compiler cannot index registers at run time, AMD's and Intel's GPUs can, and "
+        "unrolling the loop by 8 makes the ring's index a constant: the training's rule and Du et "
+        "al.'s Radeon are one compiler's outcome, not every compiler's",
+        (("001", 717, "Private arrays will be stored in global memory"),
+         ("004", 235, "the array variables were not cached and resided in global memory")),
+        old=("The index depends on t, known only at run time, so no compiler can give each element "
+             "a register.",),
+        right=("The index depends on t, known only at run time, so NVIDIA's compiler cannot give "
+               "each element a register (AMD's and Intel's GPUs can index theirs at run time).",),
+    ),
+    Wrong(
+        "the Tigerton as one CPU",
+        (r"\bTigerton\s+(?:CPU|processor)\b", r"\b16-core\s+(?:Intel\s+)?Tigerton\b"),
+        "Du et al.'s Tigerton system was four quad-core Xeon E7340 processors at 2.4 GHz, 16 cores "
+        "in all, whose MSRP and TDP they multiplied by 4",
+        (("004", 344, "Tigerton 2.4Ghz"), ("004", 352, "4 E7340 processors")),
+        old=("two CPU libraries, Intel's MKL and the open-source ATLAS, only on the 16-core Intel "
+             "Tigerton CPU (79% and 46%)",),
+        right=("two CPU libraries, Intel's MKL and the open-source ATLAS, only on an Intel Tigerton "
+               "system of four quad-core Xeon E7340s at 2.4 GHz, 16 cores in all (79% and 46%)",),
     ),
 ]
 

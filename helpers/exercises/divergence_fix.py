@@ -106,21 +106,19 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "The step depends on the parity of element `i`; a warp splits only when its work-items "
-        "disagree on a branch. Remedies: one parity per warp, or arithmetic instead of the "
-        "branch.",
-        "Reordering: the first `ceil(n / 2)` work-items take the even elements, `2 g`, the rest "
-        "the odd ones, `2 (g - ceil(n / 2)) + 1`. Only the warp at the seam splits.",
-        "A table: both steps are `(a v + b) v + c` (even: 0, 0.9, 0.1; odd: 0.25, 0, -0.5), read "
-        "by parity from `__constant float4` (NVIDIA misreads `float3`). Which remedy is faster?",
+        "The check still counts divergent branches: look for an `if` or `?:` whose condition differs "
+        "between neighbouring work-items (the parity of `i` does).",
+        "Reordered, wrong near the seam: with `n` odd there is one more even element than odd.",
+        "Every element took one formula: the coefficients must follow each element's parity; NVIDIA "
+        "misreads a `__constant float3`, use `float4`.",
     ),
     mistakes=(
         Mistake("even step everywhere", _one_branch(0),
                 "every element went through the even step (0.9 v + 0.1): the odd elements "
-                "(i % 2 == 1) take 0.25 v v - 0.5", hint=1),
+                "(i % 2 == 1) take 0.25 v v - 0.5", hint=3),
         Mistake("odd step everywhere", _one_branch(1),
                 "every element went through the odd step (0.25 v v - 0.5): the even elements "
-                "(i % 2 == 0) take 0.9 v + 0.1", hint=1),
+                "(i % 2 == 0) take 0.9 v + 0.1", hint=3),
     ),
     performance=Performance(_woven_perf(1 << 22, 256), _woven_perf(1 << 18, 64), peak="compute",
                             # 2 flops a round on even elements, 3 on odd ones

@@ -54,9 +54,9 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "The tile is the group's block plus `radius` elements on each side (the halo). For the "
-        "first group the halo starts below 0: compute its index into `in` in a signed type "
-        "(`long`).",
+        "A write outside `tile`: it holds `get_local_size(0) + 2 * radius` floats, so the loading "
+        "loop stops below that. Wrong values in the first work-group only: an index below 0 "
+        "computed on a `uint` wraps round to a huge one; compute `start + k` as a `long`.",
         "Load the tile with a loop starting at `get_local_id(0)` and stepping by "
         "`get_local_size(0)`: it covers any radius. Outside the data store `INFINITY`, which "
         "never wins a minimum and so clips the window.",

@@ -83,12 +83,10 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        'As in `parallel_sum`: each work-item first takes the maximum of its own elements (a grid-'
-        'stride loop) in a private `float`, then the work-group combines them in `scratch`.',
-        'Start from `-INFINITY`, not 0: the values may all be negative, and a work-group with no '
-        'element must end with `-INFINITY`.',
-        'The tree: at each step `s` (half the local size, then a quarter, ...), the work-items '
-        'below `s` keep the larger of two slots; a barrier after every step, outside the `if`.',
+        'Too small a maximum: some elements were never looked at; the grid-stride loop is '
+        '`parallel_sum`\'s.',
+        'Wrong where every value is negative: start from `-INFINITY`, not 0.',
+        'A race or a hang: the barriers of `parallel_sum`, each outside the `if`.',
     ),
     mistakes=(
         Mistake("from zero", _from_zero,

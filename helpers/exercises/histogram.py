@@ -142,15 +142,13 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Loop from the global ID by `get_global_size(0)` while below `n`. A plain "
-        "`bins[data[i]]++` loses counts when two work-items meet one value at once: `atomic_inc` "
-        "is correct (the starting kernel) but slow.",
-        "Faster: count in `local_bins`, one histogram per group: zero all `nbins` (a loop from "
-        "`get_local_id(0)` by `get_local_size(0)`), barrier, `atomic_inc` there, barrier. Every "
-        "work-item reaches both barriers.",
-        "Last, each work-item takes some bins (the same loop) and adds the group's count to "
-        "`bins[b]` with `atomic_add`: other groups add to the same bins, so add, never store. "
-        "Skip zeros.",
+        "Counts lost: every increment of a shared bin must be atomic, in local and in global memory. "
+        "Too many: `bins` arrives holding counts (add, never store), and each element is counted once, "
+        "by the grid stride while below `n`.",
+        "Wrong counts with `local_bins`: they start out holding anything, so all are zeroed before any "
+        "increment, with a barrier between, and another before the merge.",
+        "Counts lost or doubled in the merge: each bin is added by one work-item of the group, with "
+        "`atomic_add`; zeros may be skipped.",
     ),
     mistakes=(
         Mistake("counts stored over bins", _stored_over,

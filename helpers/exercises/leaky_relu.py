@@ -1,5 +1,6 @@
 """leaky_relu (notebook 10): y = x where x > 0, 0.01 x elsewhere, without a branch that splits a
-warp (the skeleton branches on the sign, and random signs split every warp)."""
+warp (the skeleton branches on the sign, on which the lanes of nearly every warp disagree; the
+check counts branches in an unoptimized build, where a GPU compiler might have made a select)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def _leak_everywhere(case: Case, inputs: Inputs) -> Outputs:
 
 
 def _inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    # random signs: a branch on the sign splits nearly every warp
+    # random signs: the lanes of nearly every warp disagree on the sign
     return {"x": random_floats(rng, case["n"])}
 
 
@@ -61,10 +62,11 @@ register(Exercise(
     rtol=1e-6,
     atol=0.0,
     hints=(
-        'With random signs, nearly every warp splits at the `if` and runs both paths. The bounds '
-        'guard is fine; the branch on the sign is the one to remove.',
-        'The conditional operator `?:` with expressions on both sides is a branch as written: the '
-        'check counts branches before the optimizer.',
+        'With random signs, nearly every warp\'s lanes disagree at the `if` on the sign: that '
+        'branch goes, the bounds guard stays.',
+        'The check counts branches in an unoptimized build, where `?:` with expressions on both '
+        'sides is one too: the checker\'s rule, not the hardware\'s (a GPU compiler usually makes '
+        'it a select).',
         'Use the built-in `select`, which picks a value without a jump, or `fmax`: the larger of '
         '`x` and `0.01f * x` is the answer whatever the sign.',
     ),

@@ -88,9 +88,10 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "A work-group per row: row `get_group_id(0)`, then every `get_num_groups(0)`-th row below "
-        "`height` (there may be fewer groups than rows). All the group's work-items loop alike, "
-        "so all reach the barriers inside.",
+        "Only the first rows right: there are fewer work-groups than rows, so a group goes on to "
+        "row `y + get_num_groups(0)` while `y < height`. A hang or a divergent barrier there: "
+        "the loop's condition must be the same for all the group's work-items (it depends on "
+        "the group, never on `lid`).",
         "For a row, work-item `lid` adds the products at columns `lid`, `lid + "
         "get_local_size(0)`, ... below `width`: neighbouring work-items read neighbouring floats "
         "(coalesced).",

@@ -62,14 +62,12 @@ _SUM_ARGS_3 = (
 )
 
 _SUM_HINTS = (
-    "Two stages: each work-item adds up its own elements in a private `int`; then the group adds "
-    "those sums in `scratch`, and work-item 0 writes the group's sum to "
-    "`partial[get_group_id(0)]`.",
-    "A work-item's own elements: start at `get_global_id(0)` and step by `get_global_size(0)` "
-    "while `i < n` (the range may be smaller or larger than `n`).",
-    "The tree: store at `scratch[get_local_id(0)]`, barrier; for `s` from half the local size "
-    "down to 1, work-items below `s` add the element `s` above; a barrier after each step, "
-    "outside any `if`.",
+    "Look at the case the check names: a work-group of one work-item has no tree, and a group "
+    "past the data still writes its `0`.",
+    "Too large a sum: an element counted twice (the stride is the global size, not the "
+    "local one) or read at or past `n`.",
+    "A race or a hang: a barrier missing after the stores or after a step, or one inside the "
+    "`if` that picks the lower half.",
 )
 
 _SUM_FINDINGS = (

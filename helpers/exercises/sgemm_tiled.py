@@ -121,9 +121,10 @@ register(Exercise(
     rtol=1e-4,
     atol=1e-4,
     hints=(
-        "Start from the plain product, stored when `row < m` and `col < n`; then split its loop "
-        "over `k` into steps `k0` of T (`get_local_size(0)`), each with an inner loop over the "
-        "tile.",
+        "Compare with the plain product first: `c[row][col]` sums `a[row][j] * b[j][col]` over "
+        "every `j < k`. Right for T = 1 but wrong for larger tiles: the tiles' indices are "
+        "mixed up (T is `get_local_size(0)`, a tile holds T x T floats, row `ly` at "
+        "`ly * T`).",
         "Each step, work-item `(lx, ly)` fills row `ly`, column `lx` of each tile: from `a` row "
         "`row`, column `k0 + lx`; from `b` row `k0 + ly`, column `col`; outside `a` or `b`, "
         "`0.0f`.",

@@ -106,13 +106,12 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "One work-item per signal (none for `c >= channels`), looping over `t`. The run-time "
-        "index `t % 8` keeps `ring` in memory: use eight variables, `h0` (newest) to `h7` "
-        "(oldest), all `0.0f` at first.",
-        "At every step each sample moves one place older, oldest first, from `h7` down to `h1`, "
-        "then the new sample takes `h0`'s place. Newest first would copy `h0` into all of them.",
-        "`y[t * channels + c]` sums `coef[0]` times `h0` (the newest) up to `coef[7]` times `h7` "
-        "(the oldest). Read the coefficients into private variables once, before the loop.",
+        "Private accesses still counted: an array, or an index computed at run time, is left in the "
+        "loop. A read past `x` or `y`: work-items with `c >= channels` have no signal. Wrong first "
+        "outputs: the samples before the first are `0.0f`.",
+        "Wrong outputs, right taps: move the samples oldest first (`h7` takes `h6`, down to `h1` "
+        "taking `h0`), then the new one into `h0`.",
+        "Taps reversed: `coef[0]` goes with `h0`, the newest.",
     ),
     mistakes=(
         Mistake("taps reversed", _taps_reversed,

@@ -75,15 +75,12 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     hints=(
-        "Element `(x, y)` of `in` goes to `out[x * height + y]`; a direct copy writes strided. "
-        "Instead, read a `T x T` block into `tile`, barrier, then write its transpose from "
-        "`tile`.",
-        "The block starts at column `get_group_id(0) * T`, row `get_group_id(1) * T` of `in` (T "
-        "is `get_local_size(0)`); its transpose at the swapped row and column of `out`. Tile rows "
-        "are `T + 1` floats.",
-        "Work-item `(lx, ly)` loads into tile row `ly`, column `lx` and writes from tile row "
-        "`lx`, column `ly`: swap in the tile, not in `out`. Guard the load and the store, never "
-        "the barrier.",
+        "Right values, but the check says the writes are not coalesced or the tile unused: swap in "
+        "the tile (read `tile[lx][ly]`), not in the index into `out`. A race: a barrier is missing "
+        "between filling the tile and reading it.",
+        "Wrong values at the right or bottom edge: `width` and `height` need not be multiples of T; "
+        "guard the load by `in`'s bounds and the store by `out`'s.",
+        "A hang or a divergent barrier: guard the load and the store, never the barrier.",
     ),
     mistakes=(
         Mistake("copied", _transposed_as_copy,

@@ -1,7 +1,9 @@
 // Notebook 09, "Local-memory banks": local memory is split into 32 banks, 4-byte word w in bank
-// w % 32. In one step a warp's 32 work-items are served at once when they touch 32 different
-// banks, or all the same word (a broadcast); k of them on different words of one bank wait for
-// each other: a k-way conflict, k times as long.
+// w % 32. A warp's read takes as many passes as the most different words one bank must serve:
+// one when its 32 work-items touch 32 different banks; lanes that read the same word share one
+// access (a broadcast; on NVIDIA since Fermi, whether all lanes read it or only some); k different
+// words in one bank are a k-way conflict, k passes, up to k times as long (the H100 measured 1.15
+// times for 2-way, 16.9 for 32-way).
 
 // Each work-item reads `reads` words of a tile of mask + 1 floats (a power of two), at local id
 // x stride (+ r), wrapped by the mask: stride 1 is conflict-free, stride 2 a 2-way conflict, ...

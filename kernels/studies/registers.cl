@@ -11,7 +11,9 @@
 #define TAPS 8
 
 // spill_fix starts here: the last 8 samples in a ring of 8 floats, written at t % 8. The index
-// depends on t, known only at run time, so no compiler can give each element a register.
+// depends on t, known only at run time, so NVIDIA's compiler cannot give each element a register
+// (its registers are named by constants; AMD's and Intel's GPUs can index theirs at run time, see
+// fir_shift below). Unrolled by 8, the t loop would make t % 8 a constant in each copy of its body.
 __kernel void fir_ring(__global const float *x, __global float *y, __constant float *coef,
                        const uint channels, const uint steps)
 {
