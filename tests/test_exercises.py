@@ -208,6 +208,9 @@ def test_oclgrind_stops_after_the_case_that_reported(oclgrind_present):
 
 # exercise/file under tests/wrong -> fragments the diagnosis must contain (alternatives in tuples)
 WRONG_KERNELS = {
+    # x read before the guard: the likely mistake names the buffer on Oclgrind's line, not coef
+    "horner/x_loaded_before_guard": ["x_loaded_before_guard.cl:9:21: read outside a buffer",
+                                     "likely mistake: x was read past its end"],
     "sum_ints/local_id": ["likely mistake: only the first 32 elements were written",
                           "get_local_id(0) counts inside a work-group"],
     "sum_ints_multi/one_each": ["likely mistake: only the first 32 elements were written, one per "

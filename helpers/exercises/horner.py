@@ -120,8 +120,13 @@ register(Exercise(
                 "(multiply by x and add coef[0] once more)", hint=2),
     ),
     finding_hints=(
+        # the buffer read past its end is the one on the reported line (x read before the guard
+        # is not coef's overrun)
         FindingHint("out_of_bounds_read", "coef was read past its end: it holds degree + 1 "
-                    "coefficients, coef[0] to coef[degree]", hint=2),
+                    "coefficients, coef[0] to coef[degree]", code=r"\bcoef\s*\[", hint=2),
+        FindingHint("out_of_bounds_read", "x was read past its end: the work-items past n have "
+                    "no element, so guard the load of x[i] with i < n, not only the store",
+                    code=r"\bx\s*\[", hint=0),
         FindingHint("out_of_bounds_write", "y was written past its end: guard with i < n",
                     "global", hint=0),
     ),
