@@ -681,3 +681,32 @@ def test_the_small_cases_keep_the_contracts_order_those_the_plugin_follows_first
     assert sorted(sizes) == sorted(contract)
     first = [n for n in contract if n <= 512]
     assert sizes[:len(first)] == first and sizes[len(first):] == [n for n in contract if n > 512]
+
+
+def test_the_learners_rounds_and_the_solutions_are_timed_in_turn(monkeypatch, tmp_path):
+    """A burst of other work slows one round of each kernel, not all of one kernel's rounds: the
+    learner's worker and the course's own take one round each in turn; each keeps its best."""
+    import helpers.checking.run as run
+    from helpers import apart
+    from helpers.checking.passes import Check
+    calls = []
+    seconds = iter([3.0, 2.0, 1.0, 4.0, 2.5, 5.0])   # yours, solution, yours, solution, ...
+
+    def fake(chk, spec, cases, plan, **kw):
+        role = "solution" if "solution" in plan.roles else "yours"
+        calls.append((role, plan.rounds, plan.peak))
+        p = PassResult(spec, cases, done=True)
+        t = next(seconds)
+        p.speed = {role: {"seconds": t, "round_seconds": [t], "rounds": 1}}
+        return p
+    monkeypatch.setattr(run, "run_pass", fake)
+    solution = tmp_path / "spill_fix.cl"
+    solution.write_text("__kernel void spill_fix() {}")
+    monkeypatch.setattr("helpers.kernels.solution_file", lambda name: solution)
+    chk = Check(get("spill_fix"), tmp_path / "mine.cl", 1, CheckOptions(), apart.Lease(), "")
+    sp = run._interleaved_speed(chk, POCL)
+    assert [c[0] for c in calls] == ["yours", "solution"] * 3
+    assert all(c[1] == 1 for c in calls) and [c[2] for c in calls if c[0] == "yours"] == \
+        [True, False, False]        # the peaks once, in the learner's first round
+    assert sp.speed["yours"]["seconds"] == 1.0 and sp.speed["yours"]["round_seconds"] == [3.0, 1.0, 2.5]
+    assert sp.speed["solution"]["seconds"] == 2.0 and sp.speed["solution"]["rounds"] == 3

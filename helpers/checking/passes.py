@@ -293,6 +293,8 @@ class PassPlan:
     env: dict[str, str] = field(default_factory=dict)
     speed: bool = False
     roles: tuple[str, ...] = ("yours",)   # a speed pass: whose kernels it times (see runner)
+    rounds: int = 0                      # ... in how many rounds (0: runner.SPEED_ROUNDS)
+    peak: bool = True                    # ... measuring the device's peaks too
     poison: bool = False
     first_failure: bool = False
     build_options: tuple[str, ...] = ()
@@ -306,6 +308,7 @@ def _request(chk: Check, cases: list[Case], plan: PassPlan, device: DeviceSpec |
                "poison": plan.poison, "build_options": list(plan.build_options)}
     if plan.speed:
         request["roles"] = list(plan.roles)
+        request["rounds"], request["peak"] = plan.rounds, plan.peak
         if device is not None:   # the course's programs this driver crashes on: left out there
             from .. import probe
             from ..device import find_device

@@ -298,7 +298,7 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
     probe.known_here(queue.device, req.get("left_out") or {})   # what crashed this driver before
     # the peaks once, in the learner's pass (a reference pass would only build them again)
     peak = peaks(ctx, queue, progress=False) if "yours" in (req.get("roles") or ["yours"]) \
-        else None
+        and req.get("peak", True) else None
     # The roles this worker times: a learner's worker its kernel alone ("yours"); the course's
     # own worker (the parent's reference pass, no learner code in it) the solution, which it
     # builds as its request's source, and the kernel the exercise starts from.
@@ -313,7 +313,7 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
     # burst of other work on a laptop then slows one round, not one kernel's figure.
     best: dict[str, dict] = {}
     references: dict = {}
-    for r in range(SPEED_ROUNDS):
+    for r in range(int(req.get("rounds") or SPEED_ROUNDS)):
         for i, (role, record, kpath, text) in enumerate(kernels):
             if role in best and "error" in best[role]:
                 continue
@@ -333,7 +333,7 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
     for t in best.values():
         if "seconds" in t:
             t["gflop_per_s"] = gflop_per_s(perf.flops(case), t["seconds"]) if perf.flops else None
-            t["rounds"] = SPEED_ROUNDS
+            t["rounds"] = len(t["round_seconds"])
     # A kernel faster than the peak means the peak was measured low: measure it again (the cache
     # keeps the better figures) before any share is printed.
     kind, key = ("compute", "gflop_per_s") if perf.peak == "compute" else ("copy", "gb_per_s")
