@@ -2,9 +2,8 @@
 //
 // The data is cut into blocks of get_local_size(0) elements, one per work-group (the
 // global size is the data's length, a multiple of the local size). Each work-group
-// writes its block backwards into out, in the same place: with g the group id, L the
-// local size and l the local id,
-//     out[g * L + (L - 1 - l)] = in[g * L + l]
+// writes its block backwards into out, in the same place: the first element of its block
+// of in becomes the last of its block of out, the second the one before that, and so on.
 // The kernel below uses the global id for everything: it copies, it reverses nothing.
 //
 // Check it from the notebook with check("block_reverse"), or from a shell:

@@ -1,8 +1,8 @@
 // Exercise reverse: write the list backwards.
 //
-// out[i] = in[n - 1 - i] for every i < n: out[0] is the last element of in, out[n - 1]
-// its first. One work-item per element, as in float_copy; the global size may be
-// rounded up past n. The kernel below copies instead of reversing: its index is wrong.
+// out[0] is the last of the n elements of in, out[1] the one before it, and so on to
+// out[n - 1], the first. One work-item per element, as in float_copy; the global size may
+// be rounded up past n. The kernel below copies instead of reversing: its index is wrong.
 //
 // Check it from the notebook with check("reverse"), or from a shell:
 //     python -m helpers check reverse

@@ -134,5 +134,5 @@ register(Exercise(
     contract=("**adds** to `count[0]` the number of `i < n` with `data[i] == key` (count arrives "
               "holding any value; the sum wraps modulo 2^32); 1-D range of any size, possibly "
               "fewer work-items than n"),
-    place=(15, 1),
+    place=(15, 0),
 ))

@@ -100,7 +100,7 @@ register(Exercise(
         "There are fewer work-items than elements: each one loops, adding its products in a "
         "private variable, and stores `partial[g]` once, at the end.",
         "Work-item `g` visits `g`, `g + G`, `g + 2G`... with `G` the global size: at every step "
-        "neighbouring work-items read neighbouring elements (coalesced).",
+        "neighbouring work-items read neighbouring elements.",
         "`n` need not be a multiple of `G`: loop while the index is below `n` rather than "
         "counting steps. The sizes are `get_global_id(0)` and `get_global_size(0)`.",
     ),

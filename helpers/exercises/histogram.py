@@ -214,7 +214,7 @@ register(Exercise(
               "among `data[0..n)` (bins arrive holding arbitrary counts); 1-D range of any size, "
               "possibly far fewer work-items than n, work-groups of any size; `local_bins` holds "
               "nbins uints"),
-    place=(15, 0),
+    place=(15, 1),
 ))
 
 # The kernel the exercise starts from, checked by the same engine.

@@ -80,7 +80,7 @@ register(Exercise(
         "between filling the tile and reading it.",
         "Wrong values at the right or bottom edge: `width` and `height` need not be multiples of T; "
         "guard the load by `in`'s bounds and the store by `out`'s.",
-        "A hang or a divergent barrier: guard the load and the store, never the barrier.",
+        "A hang, or a barrier some work-items skip: guard the load and the store, never the barrier.",
     ),
     mistakes=(
         Mistake("copied", _transposed_as_copy,
@@ -118,5 +118,5 @@ register(Exercise(
               "passes through it); reads and writes of global memory coalesced; a warp's reads of "
               "the tile fall in different banks (padded or skewed); global size may exceed the "
               "matrix; timed against the copy bandwidth"),
-    place=(9, 0),
+    place=(9, 1),
 ))
