@@ -3,8 +3,8 @@ file of the course's own is changed): ``python -m helpers lab`` opens JupyterLab
 the course folder in the file browser; the learner closes it and opens it again from the file
 browser, opens ``kernels/float_copy.cl`` there (it opens as OpenCL C), writes the solution, saves,
 and runs the exercise's cell: it passes. Then the same through the ``%%kernel`` cell, and Run All on
-a notebook whose exercise is not solved reaches its last cell. Solutions are off here, as on a
-learner's laptop."""
+a notebook whose exercise is not solved reaches its last cell, where the learner locks a
+prediction in and then opens its answer. Solutions are off here, as on a learner's laptop."""
 
 from __future__ import annotations
 
@@ -232,4 +232,32 @@ def test_run_all_reads_a_notebook_whose_exercise_is_unsolved(course, browser):  
                 out = ""
             time.sleep(0.5)
         assert f"{name} failed" in out and "Start with Hint 1" in out, out
+    answer_a_prediction(page)
     page.close()
+
+
+def answer_a_prediction(page) -> None:
+    """As a learner meets a prediction (helpers/predict.py): nothing is told before a choice is
+    locked in; the learner picks one, locks it in, the choices freeze and the cell says what they
+    predicted; then they open the collapsed answer under it."""
+    cell = page.locator(".jp-CodeCell", has=page.locator(".widget-radio-box")).first
+    widget = cell.locator(".jp-OutputArea-output:has(.widget-radio-box)")
+    widget.scroll_into_view_if_needed(timeout=30_000)
+    lock = widget.locator("button:has-text('Lock in my prediction')")
+    assert "You predicted" not in widget.inner_text()
+    lock.click()                                  # nothing picked: it asks for a choice
+    widget.locator("text=Pick one of the choices first").wait_for(timeout=30_000)
+    widget.locator(".widget-radio-box label").first.click()
+    lock.click()
+    widget.locator("text=You predicted").wait_for(timeout=30_000)
+    assert lock.is_disabled()
+    assert widget.locator(".widget-radio-box input").first.is_disabled()
+    # the answer: collapsed, in the markdown cell right after the widget's cell
+    answer = cell.locator("xpath=following-sibling::div[contains(@class, 'jp-MarkdownCell')][1]"
+                          "//details[summary[normalize-space()='Answer']]")
+    answer.scroll_into_view_if_needed(timeout=30_000)
+    told = answer.locator("p").first
+    assert answer.get_attribute("open") is None and not told.is_visible()
+    answer.locator("summary").click()
+    told.wait_for(state="visible", timeout=10_000)
+    assert told.inner_text().strip()
