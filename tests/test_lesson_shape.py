@@ -55,9 +55,11 @@ def markdown(path: Path) -> list[str]:
 
 def prose_words(path: Path) -> int:
     """Words of prose, counted as the before-stop hook counts them: markdown cells, code blocks and
-    HTML tags left out, the text of collapsed answers and hints counted."""
+    HTML tags left out, the text of collapsed answers and hints counted. Only real tags are
+    stripped (a name right after the ``<``): a ``<`` in prose or inline code is not a tag."""
     prose = re.sub(r"```.*?```", " ", "\n".join(markdown(path)), flags=re.S)
-    return len(re.findall(r"[A-Za-z0-9][\w'-]*", re.sub(r"<[^>]+>", " ", prose)))
+    tags = r"</?[A-Za-z][A-Za-z0-9]*(\s[^<>]*)?/?>"   # real tags only: `i < n` in prose is text
+    return len(re.findall(r"[A-Za-z0-9][\w'-]*", re.sub(tags, " ", prose)))
 
 
 def ids(paths):

@@ -23,13 +23,13 @@ WHITEPAPER, TRAINING, BLOG, DU = ("000_bcde547a3e3fcdab.txt", "001_86474a4772bee
 
 # (notebook, what the notebook says, the seed, what the seed must say for that to be true)
 CLAIMS = [
-    ("00-host-and-device", "compiling its 300+\nlines of OpenCL C took just over 2 s", DU,
+    ("notes/00-host-and-device", "compiling its 300+ lines of OpenCL C took just over 2 s", DU,
      ["300+ lines of OpenCL C code", "takes just over 2 s", "less than 0.2 s"]),
-    ("00-host-and-device", "cut that 2 s to 0.2 s, a start-up\nten times faster", DU,
+    ("notes/00-host-and-device", "cut that 2 s to 0.2 s, a start-up ten times faster", DU,
      ["from 2+ s to 0.2 s", "10× faster"]),
-    ("08-coalescing", "measured 26 against 7 GB/s on a Quadro K620",
+    ("notes/08-coalescing", "measured 26 against 7 GB/s on a Quadro K620",
      TRAINING, ["Quadro K620 Aligned: 26 GB/s Strided: 7 GB/s"]),
-    ("08-coalescing", "170 against 4 on a Radeon HD 7950", TRAINING,
+    ("notes/08-coalescing", "170 against 4 on a Radeon HD 7950", TRAINING,
      ["HD 7950 Aligned: 170 GB/s Strided: 4 GB/s"]),
     ("13-matvec-ladder", "*OpenCL Programming for the CUDA Architecture* (version 3.2, 2010)",
      WHITEPAPER, ["OpenCL Programming for the CUDA Architecture", "Version 3.2", "8/23/2010"]),
@@ -70,7 +70,7 @@ CLAIMS = [
     ("11-constant-memory-and-fast-math", "integer division and modulo are\nexpensive", WHITEPAPER,
      ["Integer division and modulo, in particular, are expensive instructions",
       "replaced with bitwise operations"]),
-    ("09-bank-conflicts", "**or all read the same word** (a\nbroadcast)", TRAINING,
+    ("notes/09-bank-conflicts", "**or all read the same word** (a broadcast)", TRAINING,
      ["All work items of warp read the same address", "Maximum cost = maximum bank conflict degree",
       "Next word in next bank modulo 32"]),
     ("notes/09-bank-conflicts", "The training also says AMD avoids bank conflicts in hardware", TRAINING,
