@@ -77,21 +77,20 @@ def main() -> int:
     from helpers.checking.oclgrind import ENVIRONMENT
     from helpers.device import oclgrind_device
     from helpers.timing import environment
-    variants = [("as the checker runs it", ())]
+    variants = [("as the checker runs it", (), False)]
     if args.plugins:
-        variants += [("without uninitialized values", ("OCLGRIND_UNINITIALIZED",)),
-                     ("without data races", ("OCLGRIND_DATA_RACES",)),
-                     ("without instruction counts", ("OCLGRIND_INST_COUNTS",)),
+        variants += [("without uninitialized values", ("OCLGRIND_UNINITIALIZED",), False),
+                     ("without data races", ("OCLGRIND_DATA_RACES",), False),
+                     ("without instruction counts", ("OCLGRIND_INST_COUNTS",), False),
                      ("no plugin", ("OCLGRIND_UNINITIALIZED", "OCLGRIND_DATA_RACES",
-                                    "OCLGRIND_INST_COUNTS"))]
+                                    "OCLGRIND_INST_COUNTS"), False)]
     if args.optimized:
-        variants += [(f"{label}, optimized build", (*dropped, "+optimized"))
-                     for label, dropped in variants]
+        variants += [(f"{label}, optimized build", dropped, True) for label, dropped, _ in variants]
     runs = []
     for threads in args.threads:
-        for label, dropped in variants:
+        for label, dropped, optimized in variants:
             env = {**os.environ, **ENVIRONMENT, "OCLGRIND_LOG": os.devnull}
-            if "+optimized" in dropped:
+            if optimized:
                 env["COURSE_TIMES_OPTIMIZED"] = "1"
             for k in dropped:
                 env.pop(k, None)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import zlib
 from pathlib import Path
 
@@ -266,22 +265,18 @@ def layout(ex: Exercise, case: Case, head: dict, tail: dict, guard: bool
 
 def read_raw(path: Path, size: int) -> bytes:
     """Exactly ``size`` bytes of the regular file ``path`` (never through a link the worker put
-    there), which is then removed."""
+    there: :func:`.learner.read_regular`), which is then removed."""
+    from .learner import RefusedFile, read_regular
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as e:
-        raise RawUnreadable(f"no results file ({e.strerror})") from None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size != size:
-            raise RawUnreadable(f"a results file of {st.st_size} bytes where {size} were due")
-        data = f.read(size)
+        data = read_regular(path, size)
+    except RefusedFile as e:
+        raise RawUnreadable(str(e)) from None
+    if len(data) != size:
+        raise RawUnreadable(f"a results file of {len(data)} bytes where {size} were due")
     try:
         os.unlink(path)
     except OSError:
         pass
-    if len(data) != size:
-        raise RawUnreadable("the results file changed while it was read")
     return data
 
 

@@ -376,7 +376,7 @@ def _interleaved_speed(chk: Check, spec: DeviceSpec) -> PassResult:
     theirs = solution_file(ex.name)
     ref = None if theirs is None else Check(ex, theirs, chk.seed, replace(chk.options, owner=""),
                                             apart.Lease(), theirs.read_text(encoding="utf-8"))
-    sp, found = None, {}
+    sp, found, ref_clean = None, {}, True
     for r in range(SPEED_ROUNDS):
         mine = run_pass(chk, spec, [], PassPlan(SPEED_TIMEOUT, speed=True, rounds=1,
                                                 peak=r == 0))
@@ -389,12 +389,13 @@ def _interleaved_speed(chk: Check, spec: DeviceSpec) -> PassResult:
                 rp.speed["solution"] = {"error": "the solution's timing run stopped" + (
                     " (it did not finish in time)" if rp.hung_in is not None else "")}
             found = _merged_speed(found, {k: v for k, v in rp.speed.items() if k != "yours"})
-            if not rp.ended_cleanly():
+            ref_clean = rp.ended_cleanly()
+            if not ref_clean:
                 break
         if not mine.ended_cleanly() or "seconds" not in mine.speed.get("yours", {}):
             break
     if ref is not None:
-        ref.lease.release(True)
+        ref.lease.release(ref_clean)
     sp.speed.update(found if ref is not None else {
         "solution": {"error": "the solutions are not on this server (a graded day)"}})
     return sp
