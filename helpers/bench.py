@@ -389,3 +389,27 @@ def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
             print(left_out[-1])
     return {"experiment": "erosion_timings", "rows": rows, "left_out": left_out,
             "environment": environment(queue.device)}
+
+
+def erosion_radii(ctx: cl.Context, queue: cl.CommandQueue,
+                  radii: tuple[int, ...] = (8, 32, 128)) -> dict:
+    """Notebook 03's two 1-D erosions (the learner's kernels once passed, the solutions until then)
+    timed at each radius of ``radii`` on the bench's launch (2^24 floats, 2^18 with small sizes,
+    work-groups of 256): where a tile that reads each element once starts to beat windows that
+    read ``2 * radius + 1`` elements each through the caches."""
+    from .exercises import Case
+
+    base = get_bench_case("erosion_1d")
+    rows = []
+    for radius in radii:
+        case = Case(base.global_size, base.local_size, {**base.params, "radius": radius})
+        for name in ("erosion_1d", "erosion_1d_local"):
+            rows.append({**time_exercise(ctx, queue, name, case), "radius": radius,
+                         "label": f"{name}, radius {radius}"})
+    return {"experiment": "erosion_radii", "rows": rows, "environment": environment(queue.device)}
+
+
+def get_bench_case(name: str):
+    """Exercise ``name``'s bench launch at this run's sizes (``Exercise.bench_cases``)."""
+    from .exercises import get
+    return get(name).bench_cases[1 if small_sizes() else 0]

@@ -54,6 +54,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (
     Experiment("sum_ints_sweep", lambda ctx, queue: bench.throughput_sweep(
         ctx, queue, "sum_ints", progress=False)),
     Experiment("erosion_timings", bench.erosion_timings),
+    Experiment("erosion_radii", bench.erosion_radii),
     Experiment("group_order", lambda ctx, queue: ndrange.group_order_runs(ctx, queue)),
     Experiment("matrix_vector_sweep", lambda ctx, queue: bench.matrix_vector_sweep(
         ctx, queue, progress=False)),

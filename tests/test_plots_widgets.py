@@ -246,6 +246,26 @@ def test_the_model_beside_this_devices_times(cq, monkeypatch):
     assert without["why"] == "No warp model here, so no figure: no C++ compiler here."
 
 
+def test_two_exercises_side_by_side_in_the_model_and_on_the_clock(cq):
+    """Notebook 03: erosion_1d and erosion_1d_local counted on one case (the tile sends a
+    fraction of the warp requests to global memory; a count of requests has no ideal) and timed
+    on the bench's launch."""
+    from helpers.checking import counters
+    ctx, queue = cq
+    shown = counters.exercises_and_times(ctx, queue, ("erosion_1d", "erosion_1d_local"),
+                                         "global requests")
+    assert shown["available"], shown["why"]
+    plain, tiled = shown["rows"]
+    assert plain["record"] == "erosion_1d" and tiled["record"] == "erosion_1d_local"
+    assert plain["value"] > 4 * tiled["value"] > 0 and plain["ideal"] is tiled["ideal"] is None
+    assert tiled["counters"]["local_requests"] > 0 == plain["counters"]["local_requests"]
+    for r in shown["rows"]:
+        assert 0 < r["min_seconds"] <= r["seconds"] <= r["max_seconds"]
+    fig = plots.model_beside_time(shown)
+    assert "ideal" not in fig.axes[0].get_xlabel()
+    plt.close(fig)
+
+
 @pytest.mark.once
 def test_two_timings_within_each_others_spread_are_said_to_be():
     from helpers.chartstyle import within_spread

@@ -280,3 +280,24 @@ def test_a_build_for_another_checkout_keeps_the_plugins_others_use(monkeypatch, 
     made = build._build(grind, [("gnu", ["c++"])], folder)
     assert made.path is not None and made.path.read_bytes() == b"built"
     assert theirs.read_bytes() == b"another checkout's plugin"
+
+
+def test_the_tour_of_notebook_05_counts_what_its_lesson_says():
+    """Notebook 05's tour: each tiny kernel's counter is the one its lesson and prediction give
+    (8 sectors for in[2 * i], the prediction's answer)."""
+    from helpers.checking import warp_tour as tour
+    result = tour.run()
+    assert result["available"], result["why"]
+    values = {r["kernel"] + str(i): r["value"] for i, r in enumerate(result["rows"])}
+    assert list(values.values())[:5] == [4.0, 8.0, 32.0, 32.0, 1.0], values
+    assert values["odd_and_even5"] == f"{tour.ITEMS // 32} of {tour.ITEMS // 32}"
+    assert values["private_array6"] > 0
+    assert "8.0" in tour.table(result).splitlines()[2]
+
+
+def test_the_tour_says_why_when_the_model_cannot_run(monkeypatch):
+    from helpers.checking import warp_tour as tour
+    from helpers.warp import build as warp_build
+    monkeypatch.setattr(warp_build, "plugin", lambda: warp_build.Built(None, "no compiler"))
+    result = tour.run()
+    assert not result["available"] and tour.table(result) == "No warp model here: no compiler."

@@ -242,16 +242,18 @@ def table(result: dict) -> str:
 class Shown:
     """The counter a technique's lesson shows: ``what`` it counts (words an axis carries), read as
     the units per request of the ``access`` kinds of the raw counts (``"global load+global
-    store"``), or as the summary's count ``key``, whose ideal is 0."""
+    store"``), or as the summary's count ``key``, whose ideal is 0 (``zero_ideal``) or none (a
+    count of requests, which a kernel needs some of)."""
 
     what: str
     access: str = ""
     key: str = ""
+    zero_ideal: bool = True
 
     def value(self, facts: dict) -> tuple[float | None, float | None]:
         """(the counter, its ideal) in ``facts`` (a :func:`counters` result)."""
         if self.key:
-            return facts.get(self.key), 0.0
+            return facts.get(self.key), (0.0 if self.zero_ideal else None)
         counts = [(facts.get("counts") or {}).get(k, {}) for k in self.access.split("+")]
         requests = sum(c.get("requests", 0) for c in counts)
         if not requests:
@@ -271,6 +273,8 @@ SHOWN = {
                                 key="divergent_branches"),
     "private accesses": Shown("work-item accesses to private memory (not registers)",
                               key="private_accesses"),
+    "global requests": Shown("warp requests to global memory (loads and stores)",
+                             key="global_requests", zero_ideal=False),
 }
 
 
@@ -330,25 +334,60 @@ def model_and_times(ctx, queue, name: str, seed: int | None = None) -> dict:
     ``max_seconds`` and ``repeats``, or ``error``), ``model_case`` and ``case`` (the launches
     counted and timed), ``environment``, and ``available``: where the model cannot run, False,
     with ``why``, one sentence, and nothing timed."""
+    from ..timing import small_sizes
+
+    ex = get(name)
+    seed = secrets.randbits(31) if seed is None else seed
+    case = ex.performance.small if small_sizes() else ex.performance.case
+    return _timed(ctx, queue, name, shown(name).what, compare(name, seed), case, seed)
+
+
+def exercises_and_times(ctx, queue, names: tuple[str, ...], counter: str,
+                        seed: int | None = None) -> dict:
+    """Two or more exercises that compute the same thing another way (notebook 03's
+    ``erosion_1d`` and ``erosion_1d_local``), side by side as :func:`model_and_times` sets a
+    technique's kernels: each one's kernel (the learner's once its text has passed, the solution
+    until then) counted on the last one's representative case and timed on its bench launch
+    (``Exercise.bench_cases``), with the counter ``counter`` of :data:`SHOWN`."""
+    from ..exercises.passed import kernel_to_measure
+    from ..timing import small_sizes
+
+    about, last = SHOWN[counter], get(names[-1])
+    seed = secrets.randbits(31) if seed is None else seed
+    model_case = representative_case(last, int(os.environ.get(SETTINGS["warp_size"]) or 32))
+    rows = []
+    for name in names:
+        path = kernel_to_measure(name)
+        role = "solution" if path == solution_file(name) else "yours"
+        facts = counters(name, path, case=model_case, seed=seed,
+                         build_options=get(name).technique_build)
+        value, ideal = about.value(facts) if facts["available"] else (None, None)
+        rows.append({"label": f"{name} ({'the solution' if role == 'solution' else 'yours'})",
+                     "role": role, "kernel": display_path(path), "record": name, "path": path,
+                     "counters": facts, "value": value, "ideal": ideal})
+    case = last.bench_cases[1 if small_sizes() else 0]
+    return _timed(ctx, queue, " and ".join(names), about.what, rows, case, seed)
+
+
+def _timed(ctx, queue, exercise: str, what: str, rows: list[dict], case: Case,
+           seed: int) -> dict:
+    """``rows`` (:func:`compare`'s) timed on ``queue``'s device on ``case``, in rounds, each
+    kernel's fastest median kept; nothing timed where the model could not count."""
     import pyopencl as cl
 
     from ..bench import time_exercise
     from ..kernels import KernelBuildError
     from ..probe import KernelLeftOut
-    from ..timing import environment, small_sizes
+    from ..timing import environment
     from .runner import SPEED_ROUND_BUDGET_S, SPEED_ROUNDS
 
-    ex = get(name)
-    seed = secrets.randbits(31) if seed is None else seed
-    rows = compare(name, seed)
     first = rows[0]["counters"]
-    result = {"exercise": name, "what": shown(name).what, "rows": rows,
+    result = {"exercise": exercise, "what": what, "rows": rows,
               "model_case": first.get("case"), "environment": environment(queue.device)}
     missing = next((r["counters"] for r in rows if not r["counters"]["available"]), None)
     if missing is not None:
         return {**result, "available": False,
                 "why": f"No warp model here, so no figure: {missing['why']}."}
-    case = ex.performance.small if small_sizes() else ex.performance.case
     references: dict = {}
     for r in range(SPEED_ROUNDS):
         for row in rows:
