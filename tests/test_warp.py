@@ -128,11 +128,13 @@ def test_the_function_and_the_command_line_on_an_exercise():
 
 
 def test_the_lessons_count_the_starting_kernel_beside_the_solution():
-    """For each technique exercise the lessons show (notebooks 06, 08, 09 and 10), the counter of its
-    technique: the kernel it starts from far from the ideal (32 sectors a request, 32 passes a
-    read of the tile, every warp split, private memory used), the solution at it."""
-    assert sorted(counting.lesson_exercises()) == ["bank_fix", "divergence_fix", "spill_fix",
-                                                    "strided_fix"]
+    """For each technique exercise the lessons show (notebooks 06, 08, 09, 10 and 15), the counter
+    of its technique: the kernel it starts from far from the ideal (32 sectors a request, 32
+    passes a read of the tile, every warp split, private memory used), the solution at it; a
+    count without an ideal (the histogram's atomic updates of global memory) well below the
+    start's."""
+    assert sorted(counting.lesson_exercises()) == ["bank_fix", "divergence_fix", "histogram",
+                                                    "spill_fix", "strided_fix"]
     for name in counting.lesson_exercises():
         rows = counting.compare(name, seed=1)
         assert [r["role"] for r in rows] == ["given", "solution"], name
@@ -141,6 +143,9 @@ def test_the_lessons_count_the_starting_kernel_beside_the_solution():
         assert start["counters"]["case"] == solution["counters"]["case"]
         assert start["kernel"].startswith("kernels/studies/") and start["record"] == \
             f"{name}:{counting.get(name).performance.given[1]}"
+        if solution["ideal"] is None:
+            assert start["value"] >= 2 * solution["value"] > 0, (name, start["value"])
+            continue
         assert solution["value"] <= 1.25 * solution["ideal"], (name, solution["value"])
         assert start["value"] >= 8 * max(solution["value"], solution["ideal"], 1), \
             (name, start["value"])

@@ -200,6 +200,7 @@ def summary(launches: list[dict]) -> dict:
         "divergent_branches": total("branch", "divergent"),
         "private_accesses": total("private load", "lanes") + total("private store", "lanes"),
         "private_requests": total("private load", "requests") + total("private store", "requests"),
+        "global_atomics": total("global atomic", "lanes"),
         "counts": counts, "worst": worst,
         "lines": any(launch["lines"] for launch in launches),
         "branches_classified": all(launch["branches_classified"] for launch in launches),
@@ -273,6 +274,8 @@ SHOWN = {
                                 key="divergent_branches"),
     "private accesses": Shown("work-item accesses to private memory (not registers)",
                               key="private_accesses"),
+    "global atomics": Shown("work-items' atomic updates of global memory", key="global_atomics",
+                            zero_ideal=False),
     "global requests": Shown("warp requests to global memory (loads and stores)",
                              key="global_requests", zero_ideal=False),
 }

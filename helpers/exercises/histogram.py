@@ -207,6 +207,7 @@ register(Exercise(
     ),
     performance=Performance(_perf(1 << 24, 1 << 18, 256), _perf(1 << 20, 1 << 14, 64),
                             given=("advanced.cl", "histogram_global")),
+    technique_shown="global atomics",
     widest=_extremes,
     wide_inputs=_histogram_wide,
     guard="",   # a bin is no work-item's own: a store past nbins is a wrong bin, not a guard
