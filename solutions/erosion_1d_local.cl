@@ -9,7 +9,7 @@ __kernel void erosion_1d_local(__global const float *in,
     const uint lid = get_local_id(0);
     const uint size = get_local_size(0);
     const uint width = size + 2 * radius;
-    // tile[k] holds in[start + k]; start is negative for the first group when radius > 0.
+    // tile[k] holds in[start + k]; start is negative for the groups that begin within radius of 0.
     const long start = (long)(get_global_id(0) - lid) - (long)radius;
 
     // A strided loop loads the block and both halos whatever the radius (even radius > size).

@@ -55,11 +55,10 @@ register(Exercise(
     atol=0.0,
     hints=(
         "A write outside `tile`: it holds `get_local_size(0) + 2 * radius` floats, so the loading "
-        "loop stops below that. Wrong values in the first work-group only: an index below 0 "
+        "loop stops below that. Wrong values near the start only: an index below 0 "
         "computed on a `uint` wraps round to a huge one; compute `start + k` as a `long`.",
-        "Load the tile with a loop starting at `get_local_id(0)` and stepping by "
-        "`get_local_size(0)`: it covers any radius. Outside the data store `INFINITY`, which "
-        "never wins a minimum and so clips the window.",
+        "Wrong values within `radius` of a group's edge: the loading loop must fill the whole "
+        "tile, both halos included, whatever the radius; outside the data, `INFINITY`.",
         "Then `barrier(CLK_LOCAL_MEM_FENCE)`, reached by every work-item (no early return, not "
         "inside an `if`); after it, each one with `i < n` takes the minimum of the `2 * radius + "
         "1` elements from `tile[get_local_id(0)]`.",

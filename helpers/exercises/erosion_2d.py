@@ -78,9 +78,8 @@ register(Exercise(
         "`in[y * width + x]`. Work-items with `x >= width` or `y >= height` have no pixel.",
         "Clip the window in each dimension as in `erosion_1d`: columns to 0 .. `width - 1`, rows "
         "to 0 .. `height - 1` (careful with subtraction on a `uint`).",
-        "The window is the whole square, rows above and below included: two nested loops, over "
-        "its rows outside and along a row inside, the minimum starting at `INFINITY` and taken "
-        "with `fmin`.",
+        "The window is the whole square: two nested loops, rows outside, columns inside, the "
+        "minimum from `INFINITY` with `fmin`.",
     ),
     mistakes=(
         Mistake("frame skipped", _frame_skipped,

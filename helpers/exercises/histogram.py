@@ -143,8 +143,8 @@ register(Exercise(
     atol=0.0,
     hints=(
         "Counts lost: every increment of a shared bin must be atomic, in local and in global memory. "
-        "Too many: `bins` arrives holding counts (add, never store), and each element is counted once, "
-        "by the grid stride while below `n`.",
+        "Wrong where `bins` held counts: it arrives holding them, so add, never store. Too many: "
+        "each element is counted once, by the grid stride while below `n`.",
         "Wrong counts with `local_bins`: they start out holding anything, so all are zeroed before any "
         "increment, with a barrier between, and another before the merge.",
         "Counts lost or doubled in the merge: each bin is added by one work-item of the group, with "
