@@ -101,6 +101,44 @@ def test_a_notebook_draws_a_concept_with_the_figure_module(path):
     assert all(callable(getattr(diagrams, name, None)) for name in called), called
 
 
+# the exercises whose technique is new where they stand (issue 54 point 1): each gets a drawing
+TECHNIQUE_EXERCISES = ("erosion_1d_local", "transpose", "bank_fix", "divergence_fix", "spill_fix",
+                       "parallel_sum", "mat_vec_mul", "sgemm_tiled", "histogram")
+
+
+def _kernel_cell(cells_: list[dict], name: str) -> int:
+    return next(k for k, c in enumerate(cells_) if c["cell_type"] == "code"
+                and text(c).startswith(f"%%kernel {name}\n"))
+
+
+@pytest.mark.parametrize("name", TECHNIQUE_EXERCISES)
+def test_a_new_technique_is_drawn_before_its_exercise(name):
+    """Between the exercise before it (or the notebook's start) and the exercise's own kernel
+    cell, a drawing of the figure module: the lesson shows the technique before it is asked for."""
+    from helpers.exercises import get
+    all_cells = cells(ROOT / "notebooks" / f"{get(name).notebook}.ipynb")
+    at = _kernel_cell(all_cells, name)
+    before = max([k for k, c in enumerate(all_cells[:at]) if c["cell_type"] == "code"
+                  and text(c).startswith("%%kernel ")], default=-1)
+    drawn = [k for k in range(before + 1, at) if all_cells[k]["cell_type"] == "code"
+             and re.search(r"\bdiagrams\.\w+\(", text(all_cells[k]))]
+    assert drawn, f"{name}: no diagrams.*( drawing between cell {before} and its kernel cell {at}"
+
+
+def test_every_technique_lesson_sets_the_model_beside_the_clock():
+    """Each exercise that starts from a slow kernel the warp model sees (issue 54 point 3): after
+    its kernel cell, its notebook counts the start, the learner's kernel and the solution and times
+    them (counters.model_and_times), and draws both (plots.model_beside_time)."""
+    from helpers.checking.counters import lesson_exercises
+    from helpers.exercises import get
+    for name in lesson_exercises():
+        all_cells = cells(ROOT / "notebooks" / f"{get(name).notebook}.ipynb")
+        after = [text(c) for c in all_cells[_kernel_cell(all_cells, name) + 1:]
+                 if c["cell_type"] == "code"]
+        assert any(f'counters.model_and_times(ctx, queue, "{name}")' in t
+                   and "plots.model_beside_time(" in t for t in after), name
+
+
 def _questions(cell: str) -> list[int]:
     """Where the prose of a markdown cell asks a question: a '?' outside headings, code and
     collapsed blocks (whose '?' belong to the hint or answer)."""
