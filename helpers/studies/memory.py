@@ -253,11 +253,14 @@ def divergence(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
 
 
 TAPS = 16
+DEGREE = 128   # access.cl's polynomial: the coefficients' reads are most of its loads
 
 
 def constant_memory(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = None,
                     seed: int | None = None) -> list[Prepared]:
-    """A 16-tap filter whose taps come through __constant or __global memory."""
+    """A 16-tap filter whose taps come through __constant or __global memory; then a polynomial of
+    degree 128 on one x per work-item, whose coefficients (the same for a whole warp at each step)
+    are most of its loads, through either."""
     n = n or ((1 << 20) if small_sizes() else (1 << 24))
     local = fitting_local(queue, 256)
     rng = seeded_rng(seed)
@@ -275,6 +278,20 @@ def constant_memory(ctx: cl.Context, queue: cl.CommandQueue, n: int | None = Non
                                  run_and_compare(queue, launch, y, n, want, label, rtol=1e-4,
                                                   atol=1e-5),
                                  bytes=8 * n, flops=2 * TAPS * n, params={"n": n},
+                                 kernel=name))
+    v_np = rng.uniform(-0.5, 0.5, n).astype(np.float32)
+    coef_np = rng.uniform(-1, 1, DEGREE + 1).astype(np.float32)
+    want = np.polynomial.polynomial.polyval(v_np.astype(np.float64), coef_np.astype(np.float64))
+    v, coef = to_device(ctx, v_np), to_device(ctx, coef_np)
+    for label, name in ((f"degree-{DEGREE} polynomial, coefficients in __constant",
+                         "poly_constant"),
+                        (f"degree-{DEGREE} polynomial, coefficients in __global", "poly_global")):
+        knl = kernel(ctx, "access.cl", name)
+        launch = launcher(queue, knl, (rounded_up(n, local),), (local,), v, y, np.uint32(n), coef)
+        prepared.append(Prepared(label, launch,
+                                 run_and_compare(queue, launch, y, n, want, label, rtol=1e-4,
+                                                  atol=1e-4),
+                                 bytes=8 * n, flops=2 * DEGREE * n, params={"n": n},
                                  kernel=name))
     return prepared
 

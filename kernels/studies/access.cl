@@ -112,6 +112,40 @@ __kernel void taps_global(__global const float *x, __global float *y, const uint
     y[i] = sum;
 }
 
+// The same question where the coefficients' reads are most of the loads: a polynomial of degree
+// DEGREE by Horner's rule on one x per work-item, x kept in a register, every step reading one
+// coefficient that is the same for the whole warp, through __constant or through __global.
+#ifndef DEGREE
+#define DEGREE 128
+#endif
+__kernel void poly_constant(__global const float *x, __global float *y, const uint n,
+                            __constant float *coef)
+{
+    const uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    const float v = x[i];
+    float acc = coef[DEGREE];
+#pragma unroll
+    for (int k = DEGREE - 1; k >= 0; --k)
+        acc = fma(acc, v, coef[k]);
+    y[i] = acc;
+}
+
+__kernel void poly_global(__global const float *x, __global float *y, const uint n,
+                          __global const float *coef)
+{
+    const uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    const float v = x[i];
+    float acc = coef[DEGREE];
+#pragma unroll
+    for (int k = DEGREE - 1; k >= 0; --k)
+        acc = fma(acc, v, coef[k]);
+    y[i] = acc;
+}
+
 // Fast math: ROUNDS steps of a map built from sin and exp, with the full-precision functions,
 // (NATIVE defined at build time) the hardware's approximations native_sin and native_exp, or
 // (HALF) half_sin and half_exp, which OpenCL allows 8192 ulp of error (about 11 good bits).
