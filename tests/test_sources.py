@@ -78,7 +78,7 @@ CLAIMS = [
     ("13-matvec-ladder", "whitepaper measured 12.1 against 9.6 ms", WHITEPAPER,
      ["Listing 5\t12.1", "Listing 6\t9.6", "only 2-way bank conflicts and the loop has few "
       "iterations"]),
-    ("03-local-memory", "with `CLK_ADDRESS_CLAMP` a\nread past the edge returns 0", DU,
+    ("notes/03-local-memory", "with `CLK_ADDRESS_CLAMP` a read past the edge returns 0", DU,
      ["fetching outside the bounds of the 2D image yields 0.0",
       "This allows k to be indivisible by 2"]),
 ]
