@@ -588,3 +588,5 @@ def scalar_and_vliw(lanes: int = 8, slots: int = 5) -> Figure:
 from .technique_diagrams import (halo_loading, matvec_group_per_row,  # noqa: E402,F401,I001
                                  privatized_histogram, reduction_steps, register_ring, sgemm_tiles,
                                  tiled_transpose)
+# The capstone's diagrams (helpers/capstone.py), re-exported likewise.
+from .capstone import online_merge, softmax_reads  # noqa: E402,F401,I001

@@ -104,6 +104,24 @@ FIRST_LINE = {
     "divergence_fix/parity_branch_in_loop": ["its warps split"],
     "spill_fix/window_array_loop": ["keeps values in private memory"],
     "divergence_fix/table_squares_first": ["got NaN"],
+    # the capstone's rungs (notebook 17): the mistakes of the maximum by name, the trees' races
+    # and barriers by Oclgrind, the missing technique by the warp model
+    **{f"{n}/no_max": ["likely mistake: exactly the rows whose values reach about 100"]
+       for n in ("softmax_rows", "softmax_group")},
+    "softmax_rows/max_from_zero": ["likely mistake: exactly the rows whose values all lie near -150"],
+    "softmax_rows/guard_off_by_one": [("write outside a buffer", "read outside a buffer",
+                                        "outside its buffers")],
+    "softmax_group/stride_global_size": ["likely mistake: only the first"],
+    "softmax_group/chunk_per_item": ["not coalesced"],
+    "softmax_group/no_reuse_barrier": [("data race", "only by luck")],
+    "softmax_group/no_first_barrier": [("data race", "only by luck")],
+    "softmax_group/barrier_in_tree_if": ["divergent barrier"],
+    "softmax_group/early_return": ["divergent barrier"],
+    "softmax_online/three_passes": ["reads x 3.0 times for each element of y"],
+    "softmax_online/no_rescale": ["likely mistake: each work-item's running sum was not rescaled"],
+    "softmax_online/merge_adds_sums": ["likely mistake: the tree added the work-items' sums"],
+    "softmax_online/no_barrier_in_tree": [("data race", "only by luck")],
+    "softmax_online/empty_pairs_nan": ["got NaN"],
     # issue 52 point 3: what Oclgrind saw leads, and nothing after it contradicts it (NEVER)
     "rotate_in_group/no_barrier": ["no_barrier.cl:", "data race"],
     "reverse/from_n": ["from_n.cl:7:18: read outside a buffer"],

@@ -482,7 +482,9 @@ TECHNIQUE_MISSING = {"dot_partials": "dot_partials/group_major_index.cl",
                      "column_sums": "column_sums/group_major.cl",
                      "transpose": "transpose/unpadded_tile.cl",
                      "padded_tile": "padded_tile/tile_decoy.cl",
-                     "leaky_relu": "leaky_relu/ternary.cl"}
+                     "leaky_relu": "leaky_relu/ternary.cl",
+                     "softmax_group": "softmax_group/chunk_per_item.cl",
+                     "softmax_online": "softmax_online/three_passes.cl"}
 
 
 def _starting_kernel(ex) -> str:

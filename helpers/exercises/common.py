@@ -333,3 +333,96 @@ def whole_groups_extremes(local: int) -> tuple[Case, ...]:
     """The widest work-group: one block, and several."""
     return (whole_groups_case(1, local, "wide"), whole_groups_case(3, local, "wide"))
 
+
+# ---------------------------------------------------------------------------------------------------
+# Softmax by rows (softmax_rows, softmax_group, softmax_online: the capstone's rungs)
+
+SOFTMAX_ARGS = (
+    Buffer("x", np.float32, "in", lambda c: c["rows"] * c["cols"],
+           shape=lambda c: (c["rows"], c["cols"])),
+    Buffer("y", np.float32, "out", lambda c: c["rows"] * c["cols"],
+           shape=lambda c: (c["rows"], c["cols"])),
+    Scalar("rows", np.uint32, lambda c: c["rows"]),
+    Scalar("cols", np.uint32, lambda c: c["cols"]),
+)
+
+# The kind of row r, by r % 4: values in [-8, 8]; values in [-100, 100] with one of at least 90
+# (exp overflows float above about 88.7); values all in [-200, -120] (exp underflows to 0 below
+# about -103): a kernel that skips subtracting the maximum fails the last two kinds, one that
+# starts the maximum from 0 the last only.
+HOT_ROW, DEEP_ROW = 1, 3
+
+
+def _rows_of(case: Case, kind: int) -> set[int]:
+    return {r for r in range(case["rows"]) if r % 4 == kind}
+
+
+def softmax_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    rows, cols = case["rows"], case["cols"]
+    x = rng.uniform(-8.0, 8.0, (rows, cols))
+    for r in sorted(_rows_of(case, HOT_ROW)):
+        x[r] = rng.uniform(-100.0, 100.0, cols)
+        x[r, rng.integers(cols)] = rng.uniform(90.0, 100.0)
+    for r in sorted(_rows_of(case, DEEP_ROW)):
+        x[r] = rng.uniform(-200.0, -120.0, cols)
+    x = x.astype(np.float32)
+    x[x == 0] = 1.0
+    return {"x": x.ravel()}
+
+
+def softmax(case: Case, inputs: Inputs, upto: int | None = None) -> Outputs:
+    """y row by row, in float64; with ``upto``, each row's softmax over its first ``upto``
+    columns alone, the others unwritten (NaN)."""
+    x = inputs["x"].astype(np.float64).reshape(case["rows"], case["cols"])
+    k = x.shape[1] if upto is None else min(upto, x.shape[1])
+    e = np.exp(x[:, :k] - x[:, :k].max(axis=1, keepdims=True))
+    y = np.full(x.shape, np.nan)
+    y[:, :k] = e / e.sum(axis=1, keepdims=True)
+    return {"y": y.ravel()}
+
+
+def _wrong_rows(kinds: tuple[int, ...]) -> Callable[[Case, np.ndarray], bool]:
+    """Whether the wrong elements lie in exactly the rows of these kinds (every one of them)."""
+    def wrong_at(case: Case, bad: np.ndarray) -> bool:
+        want = set().union(*(_rows_of(case, k) for k in kinds))
+        return bool(want) and set((np.asarray(bad) // case["cols"]).tolist()) == want
+    return wrong_at
+
+
+def softmax_mistakes(max_hint: int = 0, zero_hint: int = 0, per_group: bool = False,
+                     stride_hint: int = 0) -> tuple[Mistake, ...]:
+    """The mistakes of every rung (``max_hint``, ``zero_hint``: the exercise's hints about the
+    maximum subtracted and about its start, 0 for none), and with ``per_group`` those of a
+    work-group per row (``stride_hint``: its hint about the stride)."""
+    out = [
+        Mistake("no maximum subtracted", None,
+                "exactly the rows whose values reach about 100 and the rows whose values all "
+                "lie near -150 are wrong: exp of a float above about 88.7 is infinity and below "
+                "about -103 it is 0, so the row's sum and quotient become inf / inf or 0 / 0; "
+                "subtract the row's maximum before exp (every exponent is then at most 0, and "
+                "the largest term is exp(0) = 1)", wrong_at=_wrong_rows((HOT_ROW, DEEP_ROW)),
+                hint=max_hint),
+        Mistake("maximum from zero", None,
+                "exactly the rows whose values all lie near -150 are wrong: the maximum started "
+                "from 0 (or a constant above them), so every exp(x - max) underflowed to 0 and "
+                "0 / 0 is NaN; start the maximum from -INFINITY",
+                wrong_at=_wrong_rows((DEEP_ROW,)), hint=zero_hint),
+    ]
+    if per_group:
+        out.append(Mistake("no stride", lambda c, i: softmax(c, i, c.local_size[0]),
+                           "only the first {local} columns of each row were used and written: "
+                           "each work-item must visit columns lid, lid + get_local_size(0), ... "
+                           "while below cols = {cols}", hint=stride_hint))
+    return tuple(out)
+
+
+def softmax_cases(rows_cols_local: list[tuple[int, int, int]], per_row: str,
+                  small_up_to: int = 20_000) -> tuple[Case, ...]:
+    """Cases of a softmax over rows x cols: ``per_row`` "item" (a work-item per row, the range
+    rounded up past the rows) or "group" (a work-group of ``local`` per row)."""
+    out = []
+    for rows, cols, local in rows_cols_local:
+        g = rounded_up(rows, local) if per_row == "item" else rows * local
+        out.append(Case((g,), (local,), {"rows": rows, "cols": cols},
+                        small=rows * cols <= small_up_to and g <= 8192))
+    return tuple(out)

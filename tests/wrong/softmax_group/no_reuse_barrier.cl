@@ -1,0 +1,38 @@
+// WRONG: no barrier between reading the maximum from scratch[0] and the sum's stores into
+// scratch: work-item 0 may overwrite slot 0 before the others have read the maximum.
+__kernel void softmax_group(__global const float *x,
+                            __global float *y,
+                            const uint rows,
+                            const uint cols,
+                            __local float *scratch)
+{
+    const uint lid = get_local_id(0), size = get_local_size(0);
+    const size_t start = (size_t)get_group_id(0) * cols;
+
+    float m = -INFINITY;
+    for (uint c = lid; c < cols; c += size)
+        m = fmax(m, x[start + c]);
+    scratch[lid] = m;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = size / 2; s > 0; s /= 2) {
+        if (lid < s)
+            scratch[lid] = fmax(scratch[lid], scratch[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);   // outside the if: every work-item reaches it
+    }
+    m = scratch[0];
+
+    float sum = 0.0f;
+    for (uint c = lid; c < cols; c += size)
+        sum += exp(x[start + c] - m);
+    scratch[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = size / 2; s > 0; s /= 2) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    sum = scratch[0];
+
+    for (uint c = lid; c < cols; c += size)
+        y[start + c] = exp(x[start + c] - m) / sum;
+}
