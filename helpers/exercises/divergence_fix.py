@@ -106,11 +106,11 @@ register(Exercise(
     rtol=1e-5,
     atol=1e-5,
     hints=(
-        "The check still counts divergent branches: look for an `if` or `?:` whose condition differs "
-        "between neighbouring work-items (the parity of `i` does).",
+        "Still divergent: which `if` or `?:` has a condition that differs between neighbouring "
+        "work-items?",
         "Reordered, wrong near the seam: with `n` odd there is one more even element than odd.",
-        "Every element took one formula: the coefficients must follow each element's parity; NVIDIA "
-        "misreads a `__constant float3`, use `float4`.",
+        "Every element took one formula: the coefficients must follow each element's parity. NaN "
+        "where the odd step overflows: keep the factored form.",
     ),
     mistakes=(
         Mistake("even step everywhere", _one_branch(0),

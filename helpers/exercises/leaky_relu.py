@@ -62,11 +62,9 @@ register(Exercise(
     rtol=1e-6,
     atol=0.0,
     hints=(
-        'With random signs, nearly every warp\'s lanes disagree at the `if` on the sign: that '
-        'branch goes, the bounds guard stays.',
-        'The check counts branches in an unoptimized build, where `?:` with expressions on both '
-        'sides is one too: the checker\'s rule, not the hardware\'s (a GPU compiler usually makes '
-        'it a select).',
+        'Still divergent: which `if` has a condition that differs between neighbouring lanes?',
+        '`?:` with expressions on both sides counts as a branch too: the check judges an '
+        'unoptimized build (a GPU compiler usually makes it a select).',
         'Use the built-in `select`, which picks a value without a jump, or `fmax`: the larger of '
         '`x` and `0.01f * x` is the answer whatever the sign.',
     ),

@@ -1,4 +1,4 @@
-// WRONG (slow): each work-item takes a contiguous chunk of the row, as a CPU would: right
+// WRONG: slow; each work-item takes a contiguous chunk of the row, as a CPU would: right
 // values, but at each step the lanes of a warp read floats a chunk apart (not coalesced).
 __kernel void softmax_group(__global const float *x,
                             __global float *y,

@@ -1,4 +1,4 @@
-// WRONG (slow): right values, but the maximum and the sum still come from two passes over the
+// WRONG: slow; right values, but the maximum and the sum still come from two passes over the
 // row (softmax_group's kernel with a tree over both arrays): x is read three times.
 __kernel void softmax_online(__global const float *x, __global float *y, const uint rows,
                              const uint cols, __local float *maxes, __local float *sums)
