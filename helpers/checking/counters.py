@@ -345,37 +345,50 @@ def model_and_times(ctx, queue, name: str, seed: int | None = None) -> dict:
     return _timed(ctx, queue, name, shown(name).what, compare(name, seed), case, seed)
 
 
-def exercises_and_times(ctx, queue, names: tuple[str, ...], counter: str,
+def exercises_and_times(ctx, queue, entries: tuple, counter: str,
                         seed: int | None = None) -> dict:
-    """Two or more exercises that compute the same thing another way (notebook 03's
-    ``erosion_1d`` and ``erosion_1d_local``), side by side as :func:`model_and_times` sets a
-    technique's kernels: each one's kernel (the learner's once its text has passed, the solution
-    until then) counted on the last one's representative case and timed on its bench launch
-    (``Exercise.bench_cases``), with the counter ``counter`` of :data:`SHOWN`."""
+    """Kernels that compute the same thing another way, side by side as :func:`model_and_times`
+    sets a technique's kernels: notebook 03's ``erosion_1d`` and ``erosion_1d_local``, or a
+    study's starting kernel (``"parallel_sum:sum_local"``, from ``kernels/studies/``) and the
+    exercise. An entry is a name, or ``(name, model_case, timing_case)`` where the kernels need
+    launches of their own; a name alone is counted on the last entry's representative case and
+    timed on its bench launch (``Exercise.bench_cases``). Each exercise's kernel is the learner's
+    once its text has passed, the solution until then; the counter is ``counter`` of
+    :data:`SHOWN`."""
     from ..exercises.passed import kernel_to_measure
     from ..timing import small_sizes
 
-    about, last = SHOWN[counter], get(names[-1])
+    about = SHOWN[counter]
     seed = secrets.randbits(31) if seed is None else seed
-    model_case = representative_case(last, int(os.environ.get(SETTINGS["warp_size"]) or 32))
+    named = [e if isinstance(e, tuple) else (e, None, None) for e in entries]
+    last = get(named[-1][0])
+    default_model = representative_case(last, int(os.environ.get(SETTINGS["warp_size"]) or 32))
+    default_timing = last.bench_cases[1 if small_sizes() else 0] if last.bench_cases else None
     rows = []
-    for name in names:
-        path = kernel_to_measure(name)
-        role = "solution" if path == solution_file(name) else "yours"
-        facts = counters(name, path, case=model_case, seed=seed,
-                         build_options=get(name).technique_build)
+    for name, model_case, timing_case in named:
+        ex = get(name)
+        if ex.study_file:
+            path, role, label = KERNELS / "studies" / ex.study_file, "given", \
+                f"{ex.function} (the start)"
+        else:
+            path = kernel_to_measure(name)
+            role = "solution" if path == solution_file(name) else "yours"
+            label = f"{name} ({'the solution' if role == 'solution' else 'yours'})"
+        facts = counters(name, path, case=model_case or default_model, seed=seed,
+                         build_options=ex.technique_build)
         value, ideal = about.value(facts) if facts["available"] else (None, None)
-        rows.append({"label": f"{name} ({'the solution' if role == 'solution' else 'yours'})",
-                     "role": role, "kernel": display_path(path), "record": name, "path": path,
-                     "counters": facts, "value": value, "ideal": ideal})
-    case = last.bench_cases[1 if small_sizes() else 0]
-    return _timed(ctx, queue, " and ".join(names), about.what, rows, case, seed)
+        rows.append({"label": label, "role": role, "kernel": display_path(path), "record": name,
+                     "path": path, "counters": facts, "value": value, "ideal": ideal,
+                     "case": timing_case or default_timing})
+    title = " and ".join(n.split(":")[-1] for n, _, _ in named)
+    return _timed(ctx, queue, title, about.what, rows, default_timing, seed)
 
 
-def _timed(ctx, queue, exercise: str, what: str, rows: list[dict], case: Case,
+def _timed(ctx, queue, exercise: str, what: str, rows: list[dict], case: Case | None,
            seed: int) -> dict:
-    """``rows`` (:func:`compare`'s) timed on ``queue``'s device on ``case``, in rounds, each
-    kernel's fastest median kept; nothing timed where the model could not count."""
+    """``rows`` (:func:`compare`'s) timed on ``queue``'s device on ``case`` (or a row's own
+    ``case``), in rounds, each kernel's fastest median kept; nothing timed where the model could
+    not count."""
     import pyopencl as cl
 
     from ..bench import time_exercise
@@ -397,7 +410,8 @@ def _timed(ctx, queue, exercise: str, what: str, rows: list[dict], case: Case,
             if "error" in row:
                 continue
             try:
-                t = time_exercise(ctx, queue, row["record"], case, kernel=row["path"],
+                t = time_exercise(ctx, queue, row["record"], row.get("case") or case,
+                                  kernel=row["path"],
                                   seed=seed, verify=r == 0, references=references,
                                   budget_s=SPEED_ROUND_BUDGET_S)
             except (AssertionError, cl.Error, KernelBuildError, KernelLeftOut) as e:
@@ -408,6 +422,7 @@ def _timed(ctx, queue, exercise: str, what: str, rows: list[dict], case: Case,
             if "seconds" not in row or t["seconds"] < row["seconds"]:
                 row.update({k: t[k] for k in ("seconds", "min_seconds", "max_seconds",
                                               "repeats")})
-    return {**result, "available": True, "why": None, "case": case.label()}
+    cases = {(row.get("case") or case).label() for row in rows}
+    return {**result, "available": True, "why": None, "case": "; ".join(sorted(cases))}
 
 # }}}
