@@ -39,7 +39,6 @@ import importlib
 import json
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import sys
@@ -53,7 +52,7 @@ from pathlib import Path
 from typing import Protocol
 
 from . import known
-from .paths import ROOT
+from .paths import ROOT, remove_tree
 from .protocol import Event
 from .words import plural
 
@@ -283,7 +282,7 @@ class Child:
             except OSError:
                 pass
         self.output.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        remove_tree(self.dir)   # any depth: the child's code may nest thousands of folders
 
     def _output_since(self, offset: int, keep: int = OUTPUT_KEPT) -> str:
         """What the child printed after byte ``offset``: all of it when short, else its first and

@@ -36,4 +36,9 @@ def warm(device, emit):
             os.abort()
         elif what == "raise":
             raise ValueError("the task's own bug")
+        elif what == "nest":   # folders nested past Python's recursion limit and PATH_MAX
+            for _ in range(req.get("depth", 3000)):
+                os.mkdir("d")
+                os.chdir("d")
+            emit(event="nested")
     return serve

@@ -189,3 +189,40 @@ def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
     finally:
         chk.lease.release(False)
     assert p.built and p.hung_in is not None and p.hung_in >= 0 and p.stuck_after == 0.05
+
+
+@pytest.mark.once
+def test_a_child_that_nests_thousands_of_folders_is_removed_whole():
+    """Issue 55 point 1: a learner's code made 3,000 nested folders in its worker's folder and
+    removing them raised RecursionError in the grader; now the folder goes, however deep."""
+    c = apart.Child(apart.Key(TASK))
+    folder = c.dir
+    out, seen = _events(c, {"do": "nest", "depth": 3000}, timeout=120)
+    assert out.ended and seen[-1]["event"] == "nested"
+    assert (folder / "d" / "d" / "d").is_dir()
+    c.stop()
+    assert not folder.exists()
+
+
+@pytest.mark.once
+def test_remove_tree_takes_any_depth_and_follows_no_link(tmp_path):
+    import os
+
+    from helpers.paths import remove_tree
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    (keep / "precious").write_text("x")
+    top = tmp_path / "top"
+    top.mkdir()
+    here = os.getcwd()
+    try:
+        os.chdir(top)
+        for _ in range(3000):
+            os.mkdir("d")
+            os.chdir("d")
+        os.symlink(keep, "link")
+    finally:
+        os.chdir(here)
+    remove_tree(top)
+    assert not top.exists() and (keep / "precious").read_text() == "x"
+    remove_tree(tmp_path / "never-there")   # nothing to remove: no error

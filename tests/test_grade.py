@@ -240,3 +240,28 @@ def test_a_class_graded_where_the_warp_model_cannot_run_gets_not_judged(tmp_path
     assert grades[0].message.startswith("leaky_relu not judged (")
     assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "grades.csv")\
         .read_text().splitlines()[1].startswith("ann,not judged")
+
+
+def test_a_learner_whose_grading_raises_gets_a_row_and_the_class_is_graded(tmp_path, monkeypatch):
+    """Issue 55 point 1: an exception anywhere in grading one learner's kernel (there, removing a
+    tree of 3,000 folders raised RecursionError and the grader exited with no output) is that
+    learner's row, with the reason; every other learner is graded and every file is written."""
+    from helpers.checking.grading import running
+    real = running.grade_one
+
+    def grade_one(learner, *args, **kwargs):
+        if learner == "mallory":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(learner, *args, **kwargs)
+    monkeypatch.setattr(running, "grade_one", grade_one)
+    sub = tmp_path / "class"
+    for learner in ("mallory", "nina"):
+        (sub / learner / "kernels").mkdir(parents=True)
+        shutil.copyfile(SOLUTIONS / "float_copy.cl", sub / learner / "kernels" / "float_copy.cl")
+    out = tmp_path / "out"
+    grades = {(g.learner, g.exercise): g for g in grade(sub, out, jobs=2, only=["float_copy"],
+                                                          progress=False)}
+    assert grades["nina", "float_copy"].status == "passed"
+    crashed = grades["mallory", "float_copy"]
+    assert crashed.status == "crashed" and "RecursionError" in crashed.message, crashed.message
+    assert {p.name for p in out.iterdir()} >= {"grades.csv", "details.json", "report.html"}

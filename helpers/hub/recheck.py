@@ -31,6 +31,8 @@ import time
 from collections import Counter, OrderedDict
 from pathlib import Path
 
+from ..paths import remove_tree
+
 SOURCE_BYTES = 1 << 20      # a kernel's text, UTF-8 (the checks' own limit on a kernel file)
 WAITING = 100               # re-checks waiting at most (each holds its text in memory)
 PER_LEARNER = 3             # of which one learner's
@@ -60,10 +62,13 @@ def recheck(exercise: str, source: str) -> tuple[bool, str]:
     from ..checking import run_check
     from ..checking.mistakes import likely_mistake
     jail()
-    with tempfile.TemporaryDirectory(prefix="class-view-recheck-") as folder:
-        path = Path(folder) / f"{exercise}.cl"
+    folder = Path(tempfile.mkdtemp(prefix="class-view-recheck-"))
+    try:
+        path = folder / f"{exercise}.cl"
         path.write_text(source, encoding="utf-8")
         report = run_check(exercise, kernel=path, owner=f"class-view:{exercise}")
+    finally:
+        remove_tree(folder)
     return bool(report.passed), "" if report.passed else likely_mistake(report)
 
 

@@ -10,8 +10,10 @@ import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
+from ...paths import remove_tree
 from ..learner import KERNEL_BYTES, RefusedFile, read_regular
 from ..mistakes import likely_mistake, status_of
 from .intake import ARCHIVE_MB, ARCHIVES, GradeUsageError, _missing, check_calls, learners, unpack
@@ -124,10 +126,12 @@ def grade(submissions: str | Path, out: str | Path = "grades",
         raise GradeUsageError(f"--out {out} is inside the submissions: the grader never writes "
                               f"there; choose another folder")
     _say_how_it_runs(opts.sandbox)
-    with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
-        tmp = Path(tmp)
+    tmp = Path(tempfile.mkdtemp(prefix="course-grade-"))
+    try:   # removed at any depth: a learner's notebook may nest folders past the recursion limit
         hidden = [tmp.resolve(), out.resolve(), submissions.resolve()] if opts.sandbox else None
         grades, everyone, columns = _grade_in(submissions, tmp, names, opts, hidden)
+    finally:
+        remove_tree(tmp)
     order = {n: i for i, n in enumerate(columns)}
     grades.sort(key=lambda g: (g.learner, order[g.exercise]))
     write_outputs(grades, everyone, columns, out)
@@ -253,18 +257,31 @@ def _run(work: _Work, opts: GradeOptions, hidden: list[Path] | None) -> None:
     owners = _Owners([lr for lr, _, _ in together + alone])
     users = work.users
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(grade_one, lr, path, ex, opts.require_speed, opts.run_timeout,
-                               owners) for lr, ex, path in together]
-        futures += [pool.submit(grade_notebook, lr, copy, nb, opts.notebook_timeout,
-                                users[lr] if users else None, hidden)
-                    for lr, copy, nb in work.notebooks]
+        futures = {pool.submit(grade_one, lr, path, ex, opts.require_speed, opts.run_timeout,
+                               owners): (lr, ex) for lr, ex, path in together}
+        futures.update({pool.submit(grade_notebook, lr, copy, nb, opts.notebook_timeout,
+                                    users[lr] if users else None, hidden):
+                        (lr, f"notebook {nb.stem}") for lr, copy, nb in work.notebooks})
         for f in as_completed(futures):
-            work.grades.append(f.result())
+            work.grades.append(_row(f.result, *futures[f]))
             bar.update()
     for lr, ex, path in alone:
-        work.grades.append(grade_one(lr, path, ex, opts.require_speed, opts.run_timeout, owners))
+        work.grades.append(_row(partial(grade_one, lr, path, ex, opts.require_speed,
+                                        opts.run_timeout, owners), lr, ex))
         bar.update()
     bar.close()
+
+
+def _row(graded, learner: str, column: str) -> Grade:
+    """``graded()``'s grade (a future's ``result``, or a partial), or, where grading this one
+    piece of a learner's work raised (its clean-up, a worker's crash, anything), that learner's
+    row with the reason: one learner's work never stops the grading of the class."""
+    try:
+        return graded()
+    except Exception as e:   # noqa: BLE001  (any failure is this learner's row, not the grade's)
+        reason = f"{type(e).__name__}: {e}".strip().splitlines()[0][:300]
+        return Grade(learner, column, "crashed", f"its grading crashed ({reason}); the rest of "
+                                                 f"the class was graded")
 
 
 def with_kernel_verdicts(grades: list[Grade], notebook_work: list[tuple[str, Path, Path]]
