@@ -300,10 +300,13 @@ class Child:
     def request(self, payload: dict, *, timeout: float,
                 on_event: Callable[[dict], float | None] | None = None,
                 output_limit: int | None = None, stop: threading.Event | None = None,
-                watch: Callable[[], bool] | None = None, keep: int = OUTPUT_KEPT) -> Outcome:
+                watch: Callable[[], bool] | None = None, keep: int = OUTPUT_KEPT,
+                cap: float | None = None) -> Outcome:
         """Send ``payload`` and pass each event to ``on_event`` until ``end``. The time limit is
         ``timeout`` seconds from now (the child's start-up included when it is not ready yet);
-        ``on_event`` may return a new limit, in seconds from then. ``watch`` is called every 50 ms
+        ``on_event`` may return a new limit, in seconds from then; ``cap``: seconds from now that
+        no new limit extends (what the child sends cannot keep it alive past them, however often
+        it sends). ``watch`` is called every 50 ms
         and stops the child when it returns true. ``keep``: the bytes kept of each end of a long
         output (all of it, up to ``output_limit``, for a pass that reads Oclgrind's counts there)."""
         self.poll_ready()
@@ -313,6 +316,7 @@ class Child:
         marks["started"], marks["asked"] = self.started, asked
         offset = os.fstat(self.output.fileno()).st_size
         deadline = time.perf_counter() + timeout
+        last = deadline if cap is None else time.perf_counter() + max(cap, timeout)
         self.requests += 1
         try:
             assert self.proc.stdin is not None
@@ -341,7 +345,8 @@ class Child:
                 elif on_event is not None:
                     renewed = on_event(ev)
                     if renewed is not None:
-                        deadline = time.perf_counter() + renewed
+                        deadline = min(time.perf_counter() + renewed,
+                                       last if cap is not None else float("inf"))
                 continue   # drain every waiting event before looking at the limits
             if stop is not None and stop.is_set():
                 outcome.cancelled = True

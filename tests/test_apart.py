@@ -226,3 +226,22 @@ def test_remove_tree_takes_any_depth_and_follows_no_link(tmp_path):
     remove_tree(top)
     assert not top.exists() and (keep / "precious").read_text() == "x"
     remove_tree(tmp_path / "never-there")   # nothing to remove: no error
+
+
+@pytest.mark.once
+def test_no_flood_of_events_keeps_a_child_past_its_cap(child):
+    """Issue 55 point 2: a kernel wrote a fake "built" event every 10 s and each renewed the time
+    limit: the grade never ended. Renewals now stop at the request's cap."""
+    import threading
+    result = {}
+    assert _events(child, {"do": "echo", "value": 1}, timeout=60)[0].ended   # started and warm
+
+    def ask():
+        result["out"] = child.request({"do": "renew"}, timeout=0.5, on_event=lambda ev: 1.0,
+                                      cap=2.0)
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(60)      # without the cap the request never returns
+    assert not asking.is_alive(), "the child's events kept it alive past its cap"
+    out = result["out"]
+    assert out.hung and not out.ended and out.marks.get("built") is not None

@@ -179,6 +179,8 @@ class _Listener:
         kind = Event(ev.pop("event"))
         r = self.result
         if kind is Event.BUILT:
+            if r.built:   # built once: a second "built" is no news and renews nothing
+                return None
             r.built, r.warnings, r.poison_ready = True, ev.get("warnings", ""), ev.get("poison_ready")
             self.largest = ev.get("largest")
             self.current = 0
@@ -344,8 +346,10 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
     if device.is_oclgrind:   # after each launch the worker marks where Oclgrind's counts end,
         request["launch_mark"] = f"course-launch-end-{secrets.token_hex(16)}"
         request["diagnostics_to"] = DIAGNOSTICS     # and Oclgrind's stderr is not the kernel's
+    # the build's time, then the run's: the most a pass may take, whatever the worker sends
+    cap = chk.options.build_timeout + heard.run_timeout
     outcome = child.request(request, timeout=chk.options.build_timeout, on_event=heard.on_event,
-                            output_limit=OUTPUT_LIMIT, stop=stop, watch=watch,
+                            output_limit=OUTPUT_LIMIT, stop=stop, watch=watch, cap=cap,
                             keep=OUTPUT_LIMIT if device.is_oclgrind else apart.OUTPUT_KEPT)
     _ended(result, outcome, heard, request.get("launch_mark"))
     if result.crashed_in is not None:
