@@ -138,16 +138,30 @@ def report_json(report) -> dict:
     return out
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def _grade(args: argparse.Namespace) -> int:
+    import signal
+
     from .checking.grading import GradeUsageError, grade, summary
+    from .checking.grading.running import Interrupted
+    if hasattr(signal, "SIGTERM"):   # a grade told to stop stops as after Ctrl-C, cleaning up
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
                        require_speed=args.require_speed, notebooks=args.notebooks,
                        notebooks_as_root=args.notebooks_as_root,
-                       max_archive_mb=args.max_archive_mb, sandbox=not args.no_sandbox)
+                       max_archive_mb=args.max_archive_mb, sandbox=not args.no_sandbox,
+                       total_timeout=60.0 * args.max_minutes)
     except GradeUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except Interrupted:
+        print(f"\nstopped; written so far: {args.out}/grades.csv, {args.out}/details.json, "
+              f"{args.out}/report.html", file=sys.stderr)
+        return 130
     learners = list(dict.fromkeys(g.learner for g in grades))
     names = list(dict.fromkeys(g.exercise for g in grades))
     print(summary(grades, learners, names))
@@ -296,6 +310,9 @@ def _add_grading(sub) -> None:
     p.add_argument("--max-archive-mb", type=float, default=50.0,
                    help="an archive of submissions that would expand past this many MB is refused "
                         "(default 50)")
+    p.add_argument("--max-minutes", type=float, default=240.0,
+                   help="the whole grade's cap: past it, what is left is marked timed out and what "
+                        "was graded is written (default 240)")
 
 
 def _add_measuring(sub) -> None:

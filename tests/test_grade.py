@@ -265,3 +265,61 @@ def test_a_learner_whose_grading_raises_gets_a_row_and_the_class_is_graded(tmp_p
     crashed = grades["mallory", "float_copy"]
     assert crashed.status == "crashed" and "RecursionError" in crashed.message, crashed.message
     assert {p.name for p in out.iterdir()} >= {"grades.csv", "details.json", "report.html"}
+
+
+def _hanging_class(root):
+    for learner, kernel in (("hal", WRONG / "float_copy" / "endless.cl"),
+                            ("ivy", SOLUTIONS / "float_copy.cl")):
+        (root / learner / "kernels").mkdir(parents=True)
+        shutil.copyfile(kernel, root / learner / "kernels" / "float_copy.cl")
+    return root
+
+
+def test_a_grade_stops_at_its_overall_cap_and_writes_what_it_graded(tmp_path):
+    """Issue 55 point 2: every grade has an overall cap that nothing a learner's code does can
+    extend; past it, what is left is "timed out", with why, and every file is written."""
+    import time
+    sub = _hanging_class(tmp_path / "class")
+    out = tmp_path / "out"
+    began = time.monotonic()
+    grades = {(g.learner, g.exercise): g for g in grade(sub, out, jobs=2, only=["float_copy"],
+                                                          run_timeout=600, total_timeout=20,
+                                                          progress=False, sandbox=False)}
+    assert time.monotonic() - began < 120     # not the hanging kernel's 600 s
+    assert grades["ivy", "float_copy"].status == "passed"
+    late = grades["hal", "float_copy"]
+    assert late.status == "timed out" and "overall cap of 20 s" in late.message, late.message
+    assert {p.name for p in out.iterdir()} >= {"grades.csv", "details.json", "report.html"}
+
+
+def test_ctrl_c_stops_a_grade_writes_what_it_has_and_leaves_nothing(tmp_path):
+    """Issue 55 point 2: Ctrl-C (or SIGTERM) stops a grade within seconds; the files are written,
+    the hanging learner's row says why, and no worker folder or process of it is left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    sub = _hanging_class(tmp_path / "class")
+    out, scratch = tmp_path / "out", tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    grading = subprocess.Popen([sys.executable, "-m", "helpers", "grade", str(sub), "--out",
+                                str(out), "--only", "float_copy", "--jobs", "2", "--no-sandbox"],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not any(scratch.glob("course-*")) and time.monotonic() < deadline:
+        time.sleep(0.2)    # the workers have started: the grade is under way
+    time.sleep(3)
+    grading.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = grading.communicate(timeout=60)
+    finally:
+        if grading.poll() is None:
+            os.killpg(grading.pid, signal.SIGKILL)
+    assert grading.returncode == 130, stdout + stderr
+    rows = {r[0]: r for r in csv.reader((out / "grades.csv").open())}
+    assert "hal" in rows and "timed out" in rows["hal"], rows
+    assert "interrupted" in (out / "details.json").read_text()
+    assert list(scratch.iterdir()) == [], list(scratch.iterdir())

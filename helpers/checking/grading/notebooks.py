@@ -123,7 +123,7 @@ def course_copy(learner_folder: Path, into: Path) -> Path:
 
 
 def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
-                  hidden: list[Path] | None):
+                  hidden: list[Path] | None, owner: str = ""):
     """nbval over ``notebook`` as the learner's (see :func:`grade_notebook`): the finished
     process and its junit report's text. In the sandbox the notebook runs in a copy of ``copy``
     inside it (so the copy outside never changes); without, in ``copy`` itself."""
@@ -158,13 +158,19 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
                f"--junitxml={junit}"]
         preexec = apart.learner_limits if os.name == "posix" else None
     try:
-        # stdin never the grader's (its terminal: a notebook would read what the instructor types)
-        run = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True,
-                             stdin=subprocess.DEVNULL,
-                             timeout=timeout, start_new_session=True, preexec_fn=preexec,
-                             **as_user(uid))
-    except subprocess.TimeoutExpired:
-        raise TimeoutError from None
+        # stdin never the grader's (its terminal: a notebook would read what the instructor types);
+        # a session of its own, tracked: a grade that stops (Ctrl-C, its cap) kills it at once
+        with subprocess.Popen(cmd, cwd=copy, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+                              start_new_session=True, preexec_fn=preexec,
+                              **as_user(uid)) as proc, apart.tracked(proc, owner):
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                apart.kill_group(proc)
+                proc.communicate()
+                raise TimeoutError from None
+        run = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
     finally:
         from ..sandbox import drop
         drop(groups, wait_s=5.0)
@@ -239,7 +245,7 @@ def grade_notebook(learner: str, copy: Path, notebook: Path, timeout: float,
     # in the sandbox the notebook runs in a copy of the copy: the kernels handed in never change
     before = kernel_texts(copy) if hidden is None else {}
     try:
-        run, junit = _run_notebook(copy, notebook, timeout, uid, hidden)
+        run, junit = _run_notebook(copy, notebook, timeout, uid, hidden, learner)
     except TimeoutError:
         return Grade(learner, column, "timed out",
                      f"{notebook.name} did not finish within {timeout:g} s")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -26,6 +27,12 @@ from .notebooks import (
     python_refused,
 )
 from .report import Grade, write_outputs
+
+GRADE_TIMEOUT = 4 * 3600.0   # a grade's overall cap by default (docs/grading.md)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A grade stopped by Ctrl-C, after writing what it had graded."""
 
 
 class _Owners:
@@ -86,6 +93,8 @@ class GradeOptions:
     max_archive_mb: float = ARCHIVE_MB
     notebooks_as_root: bool = False     # run by root: notebooks as root, not as users of their own
     sandbox: bool = True                # False: only on a machine that holds nothing else
+    total_timeout: float = GRADE_TIMEOUT   # the whole grade's cap, in seconds: then what is left
+    #                                        is "timed out" and what was graded is written
 
 
 @dataclass
@@ -100,6 +109,7 @@ class _Work:
     notebooks: list[tuple[str, Path, Path]] = field(default_factory=list)
     users: dict[str, int] | None = None
     columns: list[str] = field(default_factory=list)
+    stopped: str = ""      # why the grade stopped before the end ("" when it did not)
 
 
 def grade(submissions: str | Path, out: str | Path = "grades",
@@ -111,8 +121,10 @@ def grade(submissions: str | Path, out: str | Path = "grades",
     (:mod:`..sandbox`; ``sandbox=False``: not, on a machine that holds nothing else). Run by root,
     each learner's notebooks run as a user id of their own that no account has (see
     :func:`.notebooks.notebook_users`), unless ``notebooks_as_root``."""
+    from ... import apart
     from ...exercises import exercises, get
 
+    apart.resume()      # a grade stopped before this one (in this process) started nothing since
     opts = replace(options or GradeOptions(), **option_values)
     submissions = Path(submissions)
     names = opts.only or [ex.name for ex in exercises()]
@@ -129,12 +141,17 @@ def grade(submissions: str | Path, out: str | Path = "grades",
     tmp = Path(tempfile.mkdtemp(prefix="course-grade-"))
     try:   # removed at any depth: a learner's notebook may nest folders past the recursion limit
         hidden = [tmp.resolve(), out.resolve(), submissions.resolve()] if opts.sandbox else None
-        grades, everyone, columns = _grade_in(submissions, tmp, names, opts, hidden)
+        grades, everyone, columns, stopped = _grade_in(submissions, tmp, names, opts, hidden)
     finally:
         remove_tree(tmp)
     order = {n: i for i, n in enumerate(columns)}
     grades.sort(key=lambda g: (g.learner, order[g.exercise]))
     write_outputs(grades, everyone, columns, out)
+    if stopped:
+        print(f"The grade was {stopped}: what was graded is in {out}; the rest is marked "
+              f"\"timed out\".", flush=True)
+        if stopped.startswith("interrupted"):
+            raise Interrupted(stopped)
     return grades
 
 
@@ -158,7 +175,7 @@ def _say_how_it_runs(sandbox: bool) -> None:
 
 
 def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions,
-              hidden: list[Path] | None) -> tuple[list[Grade], list[str], list[str]]:
+              hidden: list[Path] | None) -> tuple[list[Grade], list[str], list[str], str]:
     """The grading itself, in the temporary folder ``tmp`` (see :func:`grade`); ``hidden``: the
     folders the sandbox hides (None: no sandbox)."""
     from ... import apart
@@ -171,7 +188,8 @@ def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions
             _take_in_notebooks(work, tmp)
         _run(work, opts, hidden)
         everyone = sorted([*work.found, *work.refused])
-        return with_kernel_verdicts(work.grades, work.notebooks), everyone, work.columns
+        return (with_kernel_verdicts(work.grades, work.notebooks), everyone, work.columns,
+                work.stopped)
     finally:
         if apart.SANDBOX is not None:
             for learner in (work.found if work is not None else ()):
@@ -256,20 +274,52 @@ def _run(work: _Work, opts: GradeOptions, hidden: list[Path] | None) -> None:
                delay=1.0)
     owners = _Owners([lr for lr, _, _ in together + alone])
     users = work.users
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(grade_one, lr, path, ex, opts.require_speed, opts.run_timeout,
-                               owners): (lr, ex) for lr, ex, path in together}
-        futures.update({pool.submit(grade_notebook, lr, copy, nb, opts.notebook_timeout,
-                                    users[lr] if users else None, hidden):
-                        (lr, f"notebook {nb.stem}") for lr, copy, nb in work.notebooks})
-        for f in as_completed(futures):
-            work.grades.append(_row(f.result, *futures[f]))
+    ends = time.monotonic() + opts.total_timeout
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    futures = {pool.submit(grade_one, lr, path, ex, opts.require_speed, opts.run_timeout,
+                           owners): (lr, ex) for lr, ex, path in together}
+    futures.update({pool.submit(grade_notebook, lr, copy, nb, opts.notebook_timeout,
+                                users[lr] if users else None, hidden):
+                    (lr, f"notebook {nb.stem}") for lr, copy, nb in work.notebooks})
+    left = [(lr, ex, path) for lr, ex, path in alone]
+    try:
+        for f in as_completed(futures, timeout=max(0.0, ends - time.monotonic())):
+            work.grades.append(_row(f.result, *futures.pop(f)))
             bar.update()
-    for lr, ex, path in alone:
-        work.grades.append(_row(partial(grade_one, lr, path, ex, opts.require_speed,
-                                        opts.run_timeout, owners), lr, ex))
-        bar.update()
-    bar.close()
+        while left and time.monotonic() < ends:
+            lr, ex, path = left.pop(0)
+            work.grades.append(_row(partial(grade_one, lr, path, ex, opts.require_speed,
+                                            opts.run_timeout, owners), lr, ex))
+            bar.update()
+        if left:
+            raise TimeoutError
+    except (KeyboardInterrupt, TimeoutError) as e:
+        work.stopped = "interrupted (Ctrl-C)" if isinstance(e, KeyboardInterrupt) else \
+            f"past the grade's overall cap of {opts.total_timeout:g} s"
+        _stop(pool, futures, work, left)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        bar.close()
+
+
+def _stop(pool, futures: dict, work: _Work, left: list) -> None:
+    """Stop the grade now: every worker killed (their checks end at once), nothing new started;
+    what had finished keeps its grade, the rest is that learner's row, "timed out" and why."""
+    from ... import apart
+    for f in futures:
+        f.cancel()
+    apart.stop_all(work.found)   # for the rest of this grade: threads that go on start nothing
+    pool.shutdown(wait=True, cancel_futures=True)
+    for f, (lr, column) in futures.items():
+        done = f.done() and not f.cancelled() and f.exception() is None
+        graded = f.result() if done else None
+        if graded is not None and graded.status in ("passed", "missing"):
+            work.grades.append(graded)
+        else:
+            work.grades.append(Grade(lr, column, "timed out", f"not graded: the grade was "
+                                                              f"{work.stopped}"))
+    work.grades += [Grade(lr, ex, "timed out", f"not graded: the grade was {work.stopped}")
+                    for lr, ex, _ in left]
 
 
 def _row(graded, learner: str, column: str) -> Grade:
