@@ -246,37 +246,43 @@ def coalescing(pattern: str = "both", stride: int = 32) -> Figure:
 
 
 def bank_hits(columns: int = 32, padding: int = 0, column: int = 0, rows: int = 32,
-              nbanks: int = 32) -> Counter:
+              nbanks: int = 32, skew: bool = False) -> Counter:
     """bank -> how many lanes of a warp hit it when lane ``r`` reads ``tile[r][column]`` of a
     tile stored with ``columns + padding`` floats per row: bank = (r * (columns + padding) +
-    column) % 32."""
-    return Counter((r * (columns + padding) + column) % nbanks for r in range(rows))
+    column) % 32; with ``skew``, the rows rotated: column c of row r stored at (c + r) % columns."""
+    return Counter((r * (columns + padding) + ((column + r) % columns if skew else column))
+                   % nbanks for r in range(rows))
 
 
-def banks(columns: int = 32, padding: int = 0, column: int = 0) -> Figure:
-    """A 32 x ``columns`` tile of floats in local memory, each cell coloured by its bank; a warp
-    reads down column ``column`` (lane r reads row r). Without padding the whole column sits in
-    one bank (a 32-way conflict); a padding of 1 float per row spreads it over 32 banks."""
+def banks(columns: int = 32, padding: int = 0, column: int = 0, skew: bool = False) -> Figure:
+    """A 32 x ``columns`` tile of floats in local memory as stored, each cell coloured by its bank;
+    a warp reads down column ``column`` (lane r reads row r; outlined). Unpadded, the column sits in
+    one bank (a 32-way conflict); a padding of 1 float per row spreads it over 32 banks; so does
+    ``skew``, unpadded: row r rotated by r places, the column's floats on a diagonal."""
     rows, width = 32, columns + padding
-    hits = bank_hits(columns, padding, column)
+    hits = bank_hits(columns, padding, column, skew=skew)
     degree = max(hits.values())
     colors = palette(32)
+    place = [(column + r) % columns if skew else column for r in range(rows)]
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 5.6), width_ratios=[1.15, 1])
-    image = [[_faded(colors[(r * width + c) % 32], 1.0 if c == column else 0.3)
+    image = [[_faded(colors[(r * width + c) % 32], 1.0 if c == place[r] else 0.3)
               for c in range(columns)] for r in range(rows)]
     ax.imshow(image, extent=(0, columns, rows, 0), interpolation="nearest")
     if padding:
         ax.add_patch(Rectangle((columns, 0), padding, rows, facecolor=PALE, edgecolor="#999999",
                                hatch="////", lw=0.5))
     for r in range(rows):
-        bank = (r * width + column) % 32
-        ax.text(column + 0.5, r + 0.5, str(bank), ha="center", va="center", fontsize=5.5,
+        bank = (r * width + place[r]) % 32
+        ax.text(place[r] + 0.5, r + 0.5, str(bank), ha="center", va="center", fontsize=5.5,
                 color="white" if sum(to_rgb(colors[bank])) < 1.3 else BLACK)
-    ax.add_patch(Rectangle((column, 0), 1, rows, fill=False, edgecolor=BLACK, lw=2))
+        if skew:
+            ax.add_patch(Rectangle((place[r], r), 1, 1, fill=False, edgecolor=BLACK, lw=1.2))
+    if not skew:
+        ax.add_patch(Rectangle((column, 0), 1, rows, fill=False, edgecolor=BLACK, lw=2))
     ax.set_xlim(0, width)
     ax.set_ylim(rows, 0)
     ax.set_aspect("equal")
-    ticks = [(column + 0.5, f"column {column}\n(read by the warp)")]
+    ticks = [] if skew else [(column + 0.5, f"column {column}\n(read by the warp)")]
     if padding:
         ticks.append((columns + padding / 2, "padding"))
     ax.xaxis.tick_top()
@@ -285,7 +291,9 @@ def banks(columns: int = 32, padding: int = 0, column: int = 0) -> Figure:
                   fontsize=7)
     ax.tick_params(length=0)
     pad_text = f" + {padding} padding" if padding else ""
-    ax.set_xlabel(f"tile[32][{columns}{pad_text}]: colour = bank, "
+    ax.set_xlabel(f"tile[32][{columns}], rows skewed: column {column} (outlined, read by the warp) "
+                  f"of row r stored at\nr x {columns} + ({column} + r) % {columns}; colour = bank"
+                  if skew else f"tile[32][{columns}{pad_text}]: colour = bank, "
                   f"bank = (row x {width} + column) % 32", fontsize=9)
     bx.bar(range(32), [hits.get(b, 0) for b in range(32)], color=[colors[b] for b in range(32)],
            edgecolor=BLACK, lw=0.5)

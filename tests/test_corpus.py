@@ -41,9 +41,8 @@ FIRST_LINE = {
     **{f"{n}/tile_decoy": ["its tile carries few of its reads"]
        for n in ("erosion_1d_local", "transpose", "bank_fix", "rotate_in_group", "sgemm_tiled")},
     # the mirrored block read from global memory, down a column: the warp model shows it
-    "padded_tile/tile_decoy": ["not coalesced"],
+    "skewed_tile/tile_decoy": ["not coalesced"],
     # conflict-free at the representative 16 x 16 tile, 32-way at 32 x 32: the second case shows it
-    "padded_tile/pad_only_small_tiles": ["bank conflicts", "local 32x32"],
     "transpose/pad_only_small_tiles": ["bank conflicts", "local 32x32"],
     # Oclgrind's uninitialized-value plugin sees it in the unoptimized build (the int4 that
     # crashed it in the optimized one is gone); else the check's own look at local memory finds
@@ -81,7 +80,15 @@ FIRST_LINE = {
     "group_max/from_zero": ["likely mistake: the maximums that should be negative"],
     "group_max/flt_max_start": ["likely mistake: the work-groups that cover no element"],
     "count_matches/stored_over": [("data race", "only by luck")],
-    "padded_tile/padded_store_only": [("never initialized", "no work-item wrote")],
+    # skewed_tile: the skew's mistakes, each by what it does (Oclgrind's finding on the tile, the
+    # warp model's count)
+    "skewed_tile/skew_store_only": [("never initialized", "no work-item wrote")],
+    **{f"skewed_tile/{k}": [f"{k}.cl:", ("write outside a buffer", "read outside a buffer")]
+       for k in ("padded_rows", "mod_32")},
+    "skewed_tile/skew_by_column": ["reads of local memory have bank conflicts"],
+    "skewed_tile/skew_only_at_32": ["reads of local memory have bank conflicts"],
+    "skewed_tile/barrier_removed": ["barrier_removed.cl:", "data race"],
+    "skewed_tile/own_block": ["never initialized"],
     # saxpy4: the tail's mistakes by name, the float4s read past the end by Oclgrind
     "saxpy4/tail_dropped": ["likely mistake: only whole float4s were done"],
     "saxpy4/tail_first_only": ["likely mistake: of the tail"],

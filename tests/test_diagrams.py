@@ -103,6 +103,22 @@ def test_banks_32_way_without_padding_and_none_with(drawn):
     assert "2-way conflict" in drawn(diagrams.banks, 32, 2)
 
 
+@pytest.mark.parametrize("column", [0, 5, 31])
+def test_banks_skewed_rows_put_a_column_in_32_different_banks(column):
+    """No padding, the rows rotated (column c of row r at (c + r) % 32): the banks the figure
+    writes in the column's 32 cells, read by the warp, are all different."""
+    assert diagrams.bank_hits(32, 0, column, skew=True) == {b: 1 for b in range(32)}
+    fig = diagrams.banks(32, 0, column, skew=True)
+    try:
+        tile, chart = fig.axes
+        written = [int(t.get_text()) for t in tile.texts]
+        assert len(written) == 32 and sorted(written) == list(range(32))
+        assert "no conflict" in chart.get_title() and "32 banks hit" in chart.get_title()
+        assert f"({column} + r) % 32" in tile.get_xlabel()
+    finally:
+        plt.close(fig)
+
+
 @pytest.mark.parametrize("n", [2, 8, 16, 64])
 def test_reduction_tree_ends_in_the_sum(drawn, n):
     words = drawn(diagrams.reduction_tree, n)

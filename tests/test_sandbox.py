@@ -481,7 +481,7 @@ def test_the_grader_reads_oclgrinds_log_only_as_a_regular_file_in_the_workers_fo
 TECHNIQUE_MISSING = {"dot_partials": "dot_partials/group_major_index.cl",
                      "column_sums": "column_sums/group_major.cl",
                      "transpose": "transpose/unpadded_tile.cl",
-                     "padded_tile": "padded_tile/tile_decoy.cl",
+                     "skewed_tile": "skewed_tile/tile_decoy.cl",
                      "leaky_relu": "leaky_relu/ternary.cl",
                      "softmax_group": "softmax_group/chunk_per_item.cl",
                      "softmax_online": "softmax_online/three_passes.cl"}

@@ -352,10 +352,13 @@ def warp_history_case(n, rounds):
     return make
 
 
-def registry_case(name: str, global_size: tuple, local_size: tuple, params: dict):
+def registry_case(name: str, global_size: tuple, local_size: tuple, params: dict,
+                  local_lengths: dict | None = None):
     """An exercise's case as the check makes it: its inputs from the record's ``make_inputs``, its
     outputs checked against the record's ``reference`` within its tolerances (helpers.exercises
-    needs numpy only: no pyopencl on the GPU machine)."""
+    needs numpy only: no pyopencl on the GPU machine). ``local_lengths``: local argument -> its
+    length in elements, where the kernel launched is not the exercise's own (a former solution
+    whose tile was larger)."""
     def make(rng):
         import numpy as np
 
@@ -376,7 +379,8 @@ def registry_case(name: str, global_size: tuple, local_size: tuple, params: dict
             elif kind == "Scalar":
                 args.append(a.value(case))
             else:
-                args.append(Local(np.dtype(a.dtype).itemsize * max(a.length(case), 1)))
+                length = (local_lengths or {}).get(a.name, a.length(case))
+                args.append(Local(np.dtype(a.dtype).itemsize * max(length, 1)))
         return args, checks
     return make
 
@@ -385,7 +389,7 @@ def registry_case(name: str, global_size: tuple, local_size: tuple, params: dict
 # (helpers.checking.counters.representative_case; tests/test_warp_truth.py holds them to it)
 FROM_THE_RECORD = (("column_sums", (4096,), (64,), {"width": 4096, "height": 3}),
                    ("dot_partials", (512,), (128,), {"n": 4096}),
-                   ("padded_tile", (64, 64), (16, 16), {"n": 64}),
+                   ("skewed_tile", (64, 64), (16, 16), {"n": 64}),
                    ("leaky_relu", (4096,), (64,), {"n": 4096}))
 MILLION = 1 << 20
 
@@ -446,6 +450,13 @@ def runs() -> list[Run]:
     for name, g, ls, params in FROM_THE_RECORD:
         r.append(Run(f"{name} (model case)", ex, f"solutions/{name}.cl", name, g, ls, params,
                      registry_case(name, g, ls, params)))
+    # the exercise skewed_tile replaced (notebook 09), measured on the H100 as "padded_tile (model
+    # case)": its solution, rows of T + 1, kept under kernels/studies/ with the same lines; the
+    # same inputs and reference as skewed_tile's (out = in + in^T), its tile 16 x 17 floats
+    r.append(Run("padded_tile (model case)", "study", "kernels/studies/padded_tile.cl",
+                 "padded_tile", (64, 64), (16, 16), {"n": 64},
+                 registry_case("skewed_tile", (64, 64), (16, 16), {"n": 64},
+                               {"tile": 16 * 17})))
     # notebook 08's access patterns (helpers/studies/memory.py at 1M floats)
     st = "study"
     for s in (1, 2, 4, 8, 16, 32, 64):

@@ -1,6 +1,6 @@
-// WRONG: padded rightly, but the learner took the barrier out along the way ("each work-item
-// wrote its own float"): the float it reads was written by another work-item.
-__kernel void padded_tile(__global const float *in, __global float *out, const uint n,
+// WRONG: the padding of bank_fix and transpose, rows of T + 1: but this tile holds exactly T * T
+// floats, and the last rows' floats lie past its end.
+__kernel void skewed_tile(__global const float *in, __global float *out, const uint n,
                           __local float *tile)
 {
     const uint T = get_local_size(0);
@@ -9,6 +9,7 @@ __kernel void padded_tile(__global const float *in, __global float *out, const u
     const uint row = get_group_id(0) * T + ly, col = get_group_id(1) * T + lx;
     if (row < n && col < n)
         tile[ly * (T + 1) + lx] = in[row * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
     if (x < n && y < n)
         out[y * n + x] = in[y * n + x] + tile[lx * (T + 1) + ly];
 }

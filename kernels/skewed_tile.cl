@@ -1,4 +1,4 @@
-// Exercise padded_tile: out = in + in transposed, through a tile in local memory.
+// Exercise skewed_tile: out = in + in transposed, through a tile in local memory.
 //
 // in and out are row-major n x n: out[y * n + x] = in[y * n + x] + in[x * n + y]. The range is
 // 2-D (dimension 0 = column x), the work-groups T x T (T a power of two), the global size may
@@ -7,16 +7,17 @@
 // neighbouring floats of in; after the barrier, work-item (lx, ly) reads row lx, column ly of
 // the tile: down a column.
 //
-// The kernel below is correct, but its tile has rows of T floats: the lanes of a warp read
-// floats T apart, which lie in the same bank of local memory (a bank conflict: with T = 32, the
-// 32 reads are served one after the other). `tile` holds T * (T + 1) floats: pad its rows. The
+// The kernel below is correct, but the lanes of a warp read floats T apart, which lie in the
+// same bank of local memory (a bank conflict: with T = 32, the 32 reads are served one after
+// the other). `tile` holds exactly T * T floats, no room to pad its rows: skew them instead,
+// element (r, c) of the tile at tile[r * T + (c + r) % T], in the store and in the read. The
 // check judges the reads of the tile on the warp model, and that global memory is read and
 // written coalesced.
 //
-// Check it from the notebook with check("padded_tile"), or from a shell:
-//     python -m helpers check padded_tile
+// Check it from the notebook with check("skewed_tile"), or from a shell:
+//     python -m helpers check skewed_tile
 
-__kernel void padded_tile(__global const float *in,
+__kernel void skewed_tile(__global const float *in,
                           __global float *out,
                           const uint n,
                           __local float *tile)
