@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from . import known
+from . import known, stopping
 from .paths import ROOT, remove_tree
 from .protocol import Event
 from .words import plural
@@ -216,77 +216,12 @@ class Key:
     owner: str = ""
 
 
-class Stopping(RuntimeError):
-    """No new child for this owner: its work is being stopped (:func:`stop_all`)."""
-
-
-_LIVE: set = set()              # every child not yet stopped, so that all can be stopped at once
-_PROCESSES: dict = {}           # other processes of learners' work (a graded notebook) -> owner
-_STOPPED: set = set()           # owners whose work is being stopped: no new child of theirs
-_LIVE_LOCK = threading.Lock()
-
-
-class tracked:
-    """``with tracked(proc, owner):`` while ``proc`` (a :class:`subprocess.Popen` leading a
-    session of its own) runs ``owner``'s work: :func:`stop_all` kills its process group too."""
-
-    def __init__(self, proc, owner: str):
-        self.proc, self.owner = proc, owner
-
-    def __enter__(self):
-        with _LIVE_LOCK:
-            _PROCESSES[self.proc] = self.owner
-            stopping = self.owner in _STOPPED
-        if stopping:
-            kill_group(self.proc)
-        return self.proc
-
-    def __exit__(self, *exc) -> None:
-        with _LIVE_LOCK:
-            _PROCESSES.pop(self.proc, None)
-
-
-def kill_group(proc) -> None:
-    """Kill ``proc``'s process group (its session's, where it leads one), or ``proc`` alone."""
-    if proc.poll() is not None:
-        return
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def stop_all(owners) -> None:
-    """Stop the work of ``owners`` (learners being graded): every child of theirs, idle or
-    serving a request, and every process :class:`tracked` for them, killed at once (their
-    requests end as their children's deaths), and no new child of theirs starts until
-    :func:`resume`: a check that would try again gets :class:`Stopping` instead."""
-    owners = set(owners)
-    with _LIVE_LOCK:
-        _STOPPED.update(owners)
-        children = [c for c in _LIVE if c.key.owner in owners]
-        others = [p for p, owner in _PROCESSES.items() if owner in owners]
-    for proc in others:
-        kill_group(proc)
-    for child in children:
-        child.stop()
-
-
-def resume() -> None:
-    """Every owner's children may start again (after :func:`stop_all`)."""
-    with _LIVE_LOCK:
-        _STOPPED.clear()
-
-
 class Child:
     """One child process serving requests of ``key.task``; see the module's text."""
 
     def __init__(self, key: Key):
-        if key.owner and key.owner in _STOPPED:
-            raise Stopping("the work is being stopped: no new worker starts")
+        if key.owner and stopping.stopped(key.owner):
+            raise stopping.Stopping("the work is being stopped: no new worker starts")
         self.key = key
         self.dir = Path(tempfile.mkdtemp(prefix=f"course-{key.task}-"))
         self.output = open(self.dir / "output.txt", "w+b")
@@ -309,13 +244,9 @@ class Child:
         self.ready = False
         self.ready_at: float | None = None
         self.requests = 0
-        with _LIVE_LOCK:   # stop_all snapshots under this lock: each child is in it, or sees it
-            stopping = bool(key.owner) and key.owner in _STOPPED
-            if not stopping:
-                _LIVE.add(self)
-        if stopping:      # stop_all ran while it started: it never serves
+        if not stopping.register(self, key.owner):   # stop_all ran while it started
             self.stop_process()
-            raise Stopping("the work is being stopped: no new worker starts")
+            raise stopping.Stopping("the work is being stopped: no new worker starts")
         threading.Thread(target=self._read, name=f"apart-{key.task}", daemon=True).start()
 
     def _read(self) -> None:
@@ -349,8 +280,7 @@ class Child:
 
     def stop(self) -> None:
         """Kill the child and everything it started; remove its files."""
-        with _LIVE_LOCK:
-            _LIVE.discard(self)
+        stopping.forget(self)
         self.stop_process()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:

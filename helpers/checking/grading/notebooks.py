@@ -130,7 +130,7 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
     import subprocess
     import sys
 
-    from ... import apart
+    from ... import apart, stopping
     from .judging import junit_of, sandboxed_command
     where = Path("/tmp/course") if hidden is not None else copy
     # the environment a child of the course gets (none of the instructor's variables), its home
@@ -163,11 +163,11 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
         with subprocess.Popen(cmd, cwd=copy, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
                               start_new_session=True, preexec_fn=preexec,
-                              **as_user(uid)) as proc, apart.tracked(proc, owner):
+                              **as_user(uid)) as proc, stopping.tracked(proc, owner):
             try:
                 out, err = proc.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
-                apart.kill_group(proc)
+                stopping.kill_group(proc)
                 proc.communicate()
                 raise TimeoutError from None
         run = subprocess.CompletedProcess(cmd, proc.returncode, out, err)

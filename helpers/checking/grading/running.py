@@ -121,10 +121,10 @@ def grade(submissions: str | Path, out: str | Path = "grades",
     (:mod:`..sandbox`; ``sandbox=False``: not, on a machine that holds nothing else). Run by root,
     each learner's notebooks run as a user id of their own that no account has (see
     :func:`.notebooks.notebook_users`), unless ``notebooks_as_root``."""
-    from ... import apart
+    from ... import stopping
     from ...exercises import exercises, get
 
-    apart.resume()      # a grade stopped before this one (in this process) started nothing since
+    stopping.resume()      # a grade stopped before this one (in this process) started nothing since
     opts = replace(options or GradeOptions(), **option_values)
     submissions = Path(submissions)
     names = opts.only or [ex.name for ex in exercises()]
@@ -305,10 +305,10 @@ def _run(work: _Work, opts: GradeOptions, hidden: list[Path] | None) -> None:
 def _stop(pool, futures: dict, work: _Work, left: list) -> None:
     """Stop the grade now: every worker killed (their checks end at once), nothing new started;
     what had finished keeps its grade, the rest is that learner's row, "timed out" and why."""
-    from ... import apart
+    from ... import stopping
     for f in futures:
         f.cancel()
-    apart.stop_all(work.found)   # for the rest of this grade: threads that go on start nothing
+    stopping.stop_all(work.found)   # for the rest of this grade: threads that go on start nothing
     pool.shutdown(wait=True, cancel_futures=True)
     for f, (lr, column) in futures.items():
         done = f.done() and not f.cancelled() and f.exception() is None
