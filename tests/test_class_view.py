@@ -330,7 +330,7 @@ def test_the_service_rechecks_the_kernel_it_is_sent(tmp_path, oclgrind_present):
 def test_a_recheck_never_holds_the_handler_and_one_learner_cannot_fill_the_queue(tmp_path):
     go = threading.Event()
 
-    def slow(exercise, source):                               # a re-check that takes its time
+    def slow(exercise, source, learner):                      # a re-check that takes its time
         assert go.wait(30)
         return source == "good", "" if source == "good" else "wrong values in dst"
     s = _service(tmp_path, check=slow)
@@ -495,3 +495,45 @@ def test_an_observer_that_fails_costs_no_verdict():
     finally:
         for f in off:
             f()
+
+
+def test_a_learners_recheck_never_shares_a_worker_with_anothers(tmp_path, oclgrind_present):
+    """Issue 55 point 5: re-checks of one exercise shared one warm worker for the whole class, so
+    a poisoned worker spoiled the next learner's verdict and held their kernel's text. Each
+    re-check now runs in workers of its learner's own, stopped when it ends."""
+    from helpers import apart
+    from helpers.hub import recheck as rc
+    seen = []
+    real = rc.recheck
+
+    def spy(exercise, source, learner):
+        seen.append(learner)
+        result = real(exercise, source, learner)
+        seen.append(sorted(k.owner for k in apart.POOL.idle() if k.owner.startswith("class-view")))
+        return result
+    s = _service(tmp_path, check=spy)
+    _, ada = _post(s, "ada", passed=True, mistake="", source=SOLUTION)
+    _, bob = _post(s, "bob", passed=True, mistake="", source=WRONG)
+    a, b = _rechecked(s, ada["id"]), _rechecked(s, bob["id"])
+    assert (a["verified"], a["passed"], b["verified"], b["passed"]) == (True, True, True, False)
+    assert seen == ["ada", [], "bob", []], seen       # each its own, none left warm
+
+
+def test_a_recheck_that_cannot_be_sandboxed_never_runs_and_stays_self_reported(
+        tmp_path, monkeypatch):
+    """Issue 55 point 5: where the machine cannot sandbox a re-check, the service runs no
+    learner's kernel; the event stays self-reported and the page says why."""
+    from helpers.hub import recheck as rc
+    monkeypatch.setattr(rc, "jail", lambda: "bubblewrap is not installed")
+    ran = []
+    import helpers.checking
+    monkeypatch.setattr(helpers.checking, "run_check", lambda *a, **k: ran.append(a))
+    s = _service(tmp_path, check=rc.recheck, recheck_unsandboxed="bubblewrap is not installed")
+    _, ada = _post(s, "ada", passed=True, mistake="", source=SOLUTION)
+    e = _rechecked(s, ada["id"])
+    assert (e["verified"], e["recheck"]) == (False, "unsandboxed") and ran == []
+    state, page, rows = _view(s)
+    c = state.cells["ada", "float_copy"]
+    assert c.state == "passed (self-reported)" and "cannot sandbox" in c.unverified
+    assert "Re-checks need the sandbox, which this machine cannot run" in page
+    assert rows["ada"][-1] == "false"

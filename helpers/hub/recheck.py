@@ -14,10 +14,10 @@ exercise and the SHA-256 of its text): the same text sent again is not run again
 ``COURSE_CLASS_RECHECK=0`` turns re-checks off: every event then stays self-reported.
 
 A re-check runs the learner's OpenCL C kernel (never their Python), refused like every check if
-it holds inline assembly, in check workers of that learner's own that run in the grader's sandbox
-(:mod:`helpers.checking.sandbox`: no network, the hub's database and the homes hidden, no rights)
-wherever the machine can sandbox; where it cannot, as the service's user, and the service says so
-once when it starts re-checking.
+it holds inline assembly, in check workers of that learner's own, stopped when it ends, that run in
+the grader's sandbox (:mod:`helpers.checking.sandbox`: no network, the hub's database and the homes
+hidden, no rights). Where the machine cannot sandbox, no re-check runs: the event stays
+self-reported (``unsandboxed``), and the service says so once.
 """
 
 from __future__ import annotations
@@ -39,35 +39,56 @@ PER_LEARNER = 3             # of which one learner's
 REMEMBERED = 1000           # passed kernels remembered
 
 
-def jail() -> None:
-    """Put the re-checks' workers in the sandbox (once; the workers with an owner run in it)."""
+class Unsandboxed(RuntimeError):
+    """The machine cannot sandbox a re-check: the service runs no learner's kernel, and the event
+    stays self-reported (its ``recheck``: ``unsandboxed``)."""
+
+
+_said_why: list[str] = []
+
+
+def jail() -> str | None:
+    """Put the re-checks' workers in the sandbox (once; the workers with an owner run in it).
+    None when they run in it; else why not (said once on stderr): then no re-check runs."""
     from .. import apart
     if apart.SANDBOX is not None:
-        return
+        return None
     import os
 
     from ..checking.sandbox import GradingSandbox, why_not
     why = why_not()
     if why is not None:
-        print(f"class view: re-checks run without a sandbox ({why})", file=sys.stderr, flush=True)
-        return
+        if not _said_why:
+            _said_why.append(why)
+            print(f"class view: no re-checks, since they cannot be sandboxed here ({why}); every "
+                  f"check stays self-reported", file=sys.stderr, flush=True)
+        return why
     database = Path(os.environ.get("COURSE_CLASS_DB", "class-view.sqlite")).resolve()
     apart.SANDBOX = GradingSandbox([database.with_name(database.name + end)
                                     for end in ("", "-wal", "-shm", "-journal")])
+    return None
 
 
-def recheck(exercise: str, source: str) -> tuple[bool, str]:
-    """The service's own verdict on ``source`` as the kernel of ``exercise``: (passed, the likely
-    mistake if it failed)."""
+def recheck(exercise: str, source: str, learner: str = "") -> tuple[bool, str]:
+    """The service's own verdict on ``source`` as ``learner``'s kernel of ``exercise``: (passed,
+    the likely mistake if it failed). In workers of that learner's and exercise's own, stopped
+    when it ends: no worker ever serves two learners (a poisoned one would spoil the next
+    learner's verdict, and hold their kernel's text). :class:`Unsandboxed` where the machine
+    cannot sandbox it."""
+    from .. import apart
     from ..checking import run_check
     from ..checking.mistakes import likely_mistake
-    jail()
+    why = jail()
+    if why is not None:
+        raise Unsandboxed(why)
+    owner = f"class-view:{learner}:{exercise}"
     folder = Path(tempfile.mkdtemp(prefix="class-view-recheck-"))
     try:
         path = folder / f"{exercise}.cl"
         path.write_text(source, encoding="utf-8")
-        report = run_check(exercise, kernel=path, owner=f"class-view:{exercise}")
+        report = run_check(exercise, kernel=path, owner=owner)
     finally:
+        apart.POOL.close(owner=owner)
         remove_tree(folder)
     return bool(report.passed), "" if report.passed else likely_mistake(report)
 
@@ -117,7 +138,7 @@ class Rechecker:
         while True:
             event_id, learner, exercise, source = self._jobs.get()
             try:
-                self._one(event_id, exercise, source)
+                self._one(event_id, learner, exercise, source)
             except Exception as e:   # the store closed, ...: the thread goes on with the next
                 print(f"class view: re-check of event {event_id} lost: {e!r}", file=sys.stderr)
             finally:
@@ -125,13 +146,15 @@ class Rechecker:
                 self.done += 1
                 self._jobs.task_done()
 
-    def _one(self, event_id: int, exercise: str, source: str) -> None:
+    def _one(self, event_id: int, learner: str, exercise: str, source: str) -> None:
         key = (exercise, hashlib.sha256(source.encode("utf-8")).hexdigest())
         if key in self._passed:
             self._passed.move_to_end(key)
             return self.store.verify(event_id, True, "")
         try:
-            passed, mistake = self.check(exercise, source)
+            passed, mistake = self.check(exercise, source, learner)
+        except Unsandboxed:     # never run unsandboxed, never verified: stays self-reported
+            return self.store.set_recheck(event_id, "unsandboxed")
         except Exception as e:  # the service could not check (no device, ...): still unverified
             return self.store.set_recheck(event_id, f"error: {type(e).__name__}: {e}"[:300])
         if passed:

@@ -286,10 +286,14 @@ def main_html(state: ClassState, settings: dict) -> str:
         if "passed (self-reported)" in mine:
             done += f" (+{mine.count('passed (self-reported)')} self-reported)"
         rows.append(f"<tr><th>{esc(lr)}</th>{''.join(cells)}<td>{done}</td></tr>")
-    rechecks = ("The service re-checks every check whose server sent the kernel's text."
-                if settings.get("recheck", True) else
-                "Re-checks are off on this hub (COURSE_CLASS_RECHECK=0): every verdict here is "
-                "self-reported.")
+    unsandboxed = settings.get("recheck_unsandboxed")
+    rechecks = ("Re-checks are off on this hub (COURSE_CLASS_RECHECK=0): every verdict here is "
+                "self-reported." if not settings.get("recheck", True) else
+                f"Re-checks need the sandbox, which this machine cannot run ({unsandboxed}): "
+                f"the service runs no learner's kernel, and every verdict here is self-reported."
+                if unsandboxed else
+                "The service re-checks every check whose server sent the kernel's text, in "
+                "workers of that learner's own.")
     return f"""<p id="summary">{plural(len(state.learners), 'learner')}, \
 {plural(len(state.exercises), 'exercise')},
 {plural(state.events, 'check')} ({state.verified} verified by the service's re-check, \
@@ -384,6 +388,9 @@ def app_settings(store: Store, settings: dict | None = None) -> dict:
     order = settings.pop("exercise_order", None) or course_exercises()
     rechecker = settings.pop("rechecker", None) or Rechecker(store, enabled=settings["recheck"])
     settings["recheck"] = rechecker.enabled
+    if rechecker.enabled and "recheck_unsandboxed" not in settings:
+        from ..checking.sandbox import why_not
+        settings["recheck_unsandboxed"] = why_not()     # None: re-checks run in the sandbox
     return {"store": store, "exercises": set(order), "exercise_order": order,
             "rate": RateLimit(settings["rate"]), "rechecker": rechecker,
             **{k: v for k, v in settings.items() if k not in ("db", "rate")}}

@@ -64,7 +64,9 @@ UNVERIFIED_WHY = {"": "their server sent no kernel source to re-check",
                   "off": "re-checks are off on this hub",
                   "pending": "the service's re-check is still waiting",
                   "skipped": "too many re-checks were waiting",
-                  "lost": "the service restarted before re-checking it"}
+                  "lost": "the service restarted before re-checking it",
+                  "unsandboxed": "the service cannot sandbox a re-check on this machine, so it "
+                                 "runs no learner's kernel"}
 
 
 def why_unverified(recheck: str) -> str:
