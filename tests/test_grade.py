@@ -9,6 +9,7 @@ import json
 import shutil
 import tarfile
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -323,3 +324,11 @@ def test_ctrl_c_stops_a_grade_writes_what_it_has_and_leaves_nothing(tmp_path):
     assert "hal" in rows and "timed out" in rows["hal"], rows
     assert "interrupted" in (out / "details.json").read_text()
     assert list(scratch.iterdir()) == [], list(scratch.iterdir())
+    left = []    # no process of the grade's: none whose folder was in its temporary space
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if str(proc.joinpath("cwd").readlink()).startswith(str(scratch)):
+                left.append(proc.name)
+        except OSError:
+            pass
+    assert left == [], left
