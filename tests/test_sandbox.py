@@ -450,12 +450,26 @@ def test_a_notebook_never_gets_the_graders_terminal(monkeypatch, tmp_path):
     from helpers.checking.grading import notebooks
     asked = {}
 
-    def fake_run(command, **kwargs):
-        asked.update(kwargs)
-        return subprocess.CompletedProcess(command, 0, "", "")
-    monkeypatch.setattr(subprocess, "run", fake_run)
+    class FakePopen:       # the notebook's process, as _run_notebook starts it
+        returncode, pid = 0, 0
+
+        def __init__(self, command, **kwargs):
+            asked.update(kwargs)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def communicate(self, timeout=None):
+            return "", ""
+
+        def poll(self):
+            return 0
+    monkeypatch.setattr(subprocess, "Popen", FakePopen)
     notebooks._run_notebook(tmp_path, tmp_path / "notebooks" / "00.ipynb", 5, None, None)
-    assert asked["stdin"] is subprocess.DEVNULL
+    assert asked["stdin"] is subprocess.DEVNULL and asked["start_new_session"] is True
 
 
 def test_the_grader_reads_oclgrinds_log_only_as_a_regular_file_in_the_workers_folder(tmp_path):
