@@ -89,6 +89,17 @@ FIRST_LINE = {
     "skewed_tile/skew_only_at_32": ["reads of local memory have bank conflicts"],
     "skewed_tile/barrier_removed": ["barrier_removed.cl:", "data race"],
     "skewed_tile/own_block": ["never initialized"],
+    # dot_chains: each way of losing the four chains by name; the last step's reads past n by
+    # Oclgrind; the right sums read a group apart by the warp model
+    "dot_chains/one_chain": ["likely mistake: only the first of each work-item's four"],
+    **{f"dot_chains/{k}": ["likely mistake: partial[m] holds the sum over m, m + 4G"]
+       for k in ("interleaved_chains", "chain_major_layout")},
+    "dot_chains/stride_g": ["likely mistake: the chains step by G"],
+    "dot_chains/last_step_dropped": ["likely mistake: the elements of the last, incomplete step"],
+    "dot_chains/unguarded_last_step": [("outside its buffers", "read outside a buffer")],
+    "dot_chains/empty_chains_unwritten": ["likely mistake: the partial sums of the chains with no"],
+    "dot_chains/early_return": ["likely mistake: the work-items past the data"],
+    "dot_chains/group_major_index": ["global memory reads are not coalesced"],
     # saxpy4: the tail's mistakes by name, the float4s read past the end by Oclgrind
     "saxpy4/tail_dropped": ["likely mistake: only whole float4s were done"],
     "saxpy4/tail_first_only": ["likely mistake: of the tail"],

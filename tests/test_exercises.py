@@ -47,7 +47,7 @@ def test_exercise_has_skeleton_solution_notebook_and_cases(name):
         assert all(c.work_items == out(c) for c in ex.cases), range_is_the_data[name]
     else:
         # the data is the first output, unless that holds one element per work-item in every
-        # case (dot_partials' partial sums): then the longest input
+        # case (a partial sum per work-item): then the longest input
         inputs = [b.length for b in ex.buffers() if b.role == "in"]
         per_item = all(out(c) == c.work_items for c in ex.cases)
         assert not per_item or inputs, "the output is the range and nothing else is data"

@@ -492,7 +492,7 @@ def test_the_grader_reads_oclgrinds_log_only_as_a_regular_file_in_the_workers_fo
 
 # the slow kernel each technique exercise starts from (its record's given kernel, renamed as the
 # exercise's), or, where it has none, a corpus kernel with right values and the technique missing
-TECHNIQUE_MISSING = {"dot_partials": "dot_partials/group_major_index.cl",
+TECHNIQUE_MISSING = {"dot_chains": "dot_chains/group_major_index.cl",
                      "column_sums": "column_sums/group_major.cl",
                      "transpose": "transpose/unpadded_tile.cl",
                      "skewed_tile": "skewed_tile/tile_decoy.cl",

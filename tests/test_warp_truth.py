@@ -70,7 +70,8 @@ def test_the_h100s_exercise_launches_are_the_warp_models_representative_cases():
     spec.loader.exec_module(twins)
     launches = [r for r in twins.runs() if r.group == "exercise" and "(model case)" in r.label]
     assert {r.kernel for r in launches} >= {"strided_fix", "transpose", "bank_fix", "divergence_fix",
-                                           "spill_fix", "column_sums", "skewed_tile", "leaky_relu"}
+                                           "spill_fix", "column_sums", "skewed_tile", "leaky_relu",
+                                           "dot_chains"}
     for run in launches:
         case = representative_case(get(run.kernel))
         assert tuple(run.global_size) == tuple(case.global_size), run.label
@@ -79,8 +80,11 @@ def test_the_h100s_exercise_launches_are_the_warp_models_representative_cases():
 
 
 # launches of the truth whose source has moved since it was measured: notebook 09's padded_tile,
-# replaced by skewed_tile, its solution kept line for line as a study kernel
-MOVED = {"padded_tile (model case)": ("solutions/padded_tile.cl", "kernels/studies/padded_tile.cl")}
+# replaced by skewed_tile, and notebook 05's dot_partials, replaced by dot_chains, their solutions
+# kept line for line as study kernels
+MOVED = {"padded_tile (model case)": ("solutions/padded_tile.cl", "kernels/studies/padded_tile.cl"),
+         "dot_partials (model case)": ("solutions/dot_partials.cl",
+                                       "kernels/studies/dot_partials.cl")}
 
 
 def test_every_launch_of_the_truth_is_one_the_twins_still_make():

@@ -229,11 +229,12 @@ def _per_request(facts: dict, what: str) -> tuple[float | None, float | None]:
     return (c.get("units", 0) / req, c.get("ideal", 0) / req) if req else (None, None)
 
 
-def coalesced(facts: dict, slack: float = 1.25) -> str | None:
+def coalesced(facts: dict, slack: float = 1.25, stores: bool = True) -> str | None:
     """Global loads and stores each touch at most ``slack`` times the 32-byte sectors their bytes
     need (4 a request for floats, 16 for float4 lanes): neighbouring work-items on neighbouring
-    elements."""
-    for what in ("global load", "global store"):
+    elements. ``stores``: judge the stores too (False where the contract fixes an output layout
+    that neighbouring work-items cannot store side by side, and only the reads are the lesson)."""
+    for what in ("global load", "global store") if stores else ("global load",):
         got, ideal = _per_request(facts, what)
         if got is not None and ideal and got > slack * ideal:
             kind = "read" if what.endswith("load") else "write"

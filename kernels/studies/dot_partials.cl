@@ -1,4 +1,6 @@
-// Solution of dot_partials: a grid-stride loop, the sum kept in a register.
+// The former exercise dot_partials' solution (a grid-stride loop, one chain), kept as the H100
+// measured it (results/history/warp-truth-nvidia-h100.json, "dot_partials (model case)";
+// tools/cuda_twins.py). Notebook 05's exercise is now dot_chains: four chains a work-item.
 __kernel void dot_partials(__global const float *x,
                            __global const float *y,
                            __global float *partial,
