@@ -30,12 +30,25 @@ NOTEBOOKS = ("00-host-and-device.ipynb", "01-parallel-execution.ipynb", "02-work
 
 
 def stop(proc: subprocess.Popen, log) -> None:
-    """End a server the test started (terminate, then kill after 20 s) and close its log."""
-    proc.terminate()
+    """End a server the test started, with everything it started (it leads a session of its own:
+    ``python -m helpers lab`` runs JupyterLab as its child, whose kernels were left running when
+    only the parent was told to end): SIGTERM to the group, so that JupyterLab shuts its kernels
+    down, then SIGKILL after 20 s; and close its log."""
+    import signal
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
     try:
         proc.wait(timeout=20)
+        time.sleep(2)    # JupyterLab's own shutdown of its kernels, after the parent has gone
     except subprocess.TimeoutExpired:
-        proc.kill()
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
     log.close()
 
 
@@ -71,7 +84,8 @@ def lab(tmp_path_factory):
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
            "--ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--notebook-dir={work}",
            "--ServerApp.disable_check_xsrf=True", "--LabApp.news_url=", "--allow-root"]
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work)
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work,
+                            start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     for _ in range(120):
         try:
@@ -82,7 +96,7 @@ def lab(tmp_path_factory):
                 pytest.fail(f"JupyterLab did not start:\n{(work / 'lab.log').read_text()}")
             time.sleep(0.5)
     else:
-        proc.kill()
+        stop(proc, log)
         pytest.fail(f"JupyterLab did not answer:\n{(work / 'lab.log').read_text()}")
     yield base, token, work
     stop(proc, log)

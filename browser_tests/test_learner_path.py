@@ -57,7 +57,7 @@ def course(tmp_path_factory):
     log = open(work / "lab.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "helpers", "lab", "--no-venv", "--headless",
                              "--port", str(port)], cwd=copy, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
+                            stderr=subprocess.STDOUT, start_new_session=True)
     url = None
     for _ in range(240):
         found = re.search(r"The course is open at (\S+)", (work / "lab.log").read_text())
@@ -68,7 +68,7 @@ def course(tmp_path_factory):
             break
         time.sleep(0.5)
     if url is None:
-        proc.kill()
+        stop(proc, log)
         pytest.fail(f"python -m helpers lab did not say where the course is:\n"
                     f"{(work / 'lab.log').read_text()[-3000:]}")
     urllib.request.urlopen(url, timeout=10)
