@@ -322,7 +322,7 @@ class Child:
         marks["started"], marks["asked"] = self.started, asked
         offset = os.fstat(self.output.fileno()).st_size
         deadline = time.perf_counter() + timeout
-        last = deadline if cap is None else time.perf_counter() + max(cap, timeout)
+        last = float("inf") if cap is None else time.perf_counter() + max(cap, timeout)
         self.requests += 1
         try:
             assert self.proc.stdin is not None
@@ -351,8 +351,7 @@ class Child:
                 elif on_event is not None:
                     renewed = on_event(ev)
                     if renewed is not None:
-                        deadline = min(time.perf_counter() + renewed,
-                                       last if cap is not None else float("inf"))
+                        deadline = min(time.perf_counter() + renewed, last)
                 continue   # drain every waiting event before looking at the limits
             if stop is not None and stop.is_set():
                 outcome.cancelled = True

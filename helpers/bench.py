@@ -381,7 +381,7 @@ def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
     for ex in exercises():
         if ex.notebook != "03-local-memory" or ex.bench_cases is None:
             continue
-        case = ex.bench_cases[1 if small_sizes() else 0]
+        case = get_bench_case(ex.name)
         try:
             rows.append(time_exercise(ctx, queue, ex.name, case))
         except (KernelLeftOut, KernelBuildError) as e:

@@ -355,15 +355,15 @@ def exercises_and_times(ctx, queue, entries: tuple, counter: str,
     timed on its bench launch (``Exercise.bench_cases``). Each exercise's kernel is the learner's
     once its text has passed, the solution until then; the counter is ``counter`` of
     :data:`SHOWN`."""
-    from ..exercises.passed import kernel_to_measure
-    from ..timing import small_sizes
+    from ..bench import get_bench_case
+    from ..exercises.passed import kernel_and_role
 
     about = SHOWN[counter]
     seed = secrets.randbits(31) if seed is None else seed
     named = [e if isinstance(e, tuple) else (e, None, None) for e in entries]
     last = get(named[-1][0])
     default_model = representative_case(last, int(os.environ.get(SETTINGS["warp_size"]) or 32))
-    default_timing = last.bench_cases[1 if small_sizes() else 0] if last.bench_cases else None
+    default_timing = get_bench_case(last.name) if last.bench_cases else None
     rows = []
     for name, model_case, timing_case in named:
         ex = get(name)
@@ -371,8 +371,7 @@ def exercises_and_times(ctx, queue, entries: tuple, counter: str,
             path, role, label = KERNELS / "studies" / ex.study_file, "given", \
                 f"{ex.function} (the start)"
         else:
-            path = kernel_to_measure(name)
-            role = "solution" if path == solution_file(name) else "yours"
+            path, role = kernel_and_role(name)
             label = f"{name} ({'the solution' if role == 'solution' else 'yours'})"
         facts = counters(name, path, case=model_case or default_model, seed=seed,
                          build_options=ex.technique_build)

@@ -60,3 +60,9 @@ def kernel_to_measure(name: str) -> Path:
                            f"it has not yet (as it is now): the solutions are not on this server, "
                            f"so there is nothing else to measure. Check it first.")
     return theirs
+
+
+def kernel_and_role(name: str) -> tuple[Path, str]:
+    """:func:`kernel_to_measure`'s file and whose it is: ``"yours"`` or ``"solution"``."""
+    path = kernel_to_measure(name)
+    return path, "solution" if path == solution_file(name) else "yours"
