@@ -154,7 +154,7 @@ def _grade(args: argparse.Namespace) -> int:
                        require_speed=args.require_speed, notebooks=args.notebooks,
                        notebooks_as_root=args.notebooks_as_root,
                        max_archive_mb=args.max_archive_mb, sandbox=not args.no_sandbox,
-                       total_timeout=60.0 * args.max_minutes)
+                       total_timeout=60.0 * args.max_minutes, scratch_mb=args.scratch_mb)
     except GradeUsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -313,6 +313,9 @@ def _add_grading(sub) -> None:
     p.add_argument("--max-minutes", type=float, default=240.0,
                    help="the whole grade's cap: past it, what is left is marked timed out and what "
                         "was graded is written (default 240)")
+    p.add_argument("--scratch-mb", type=int, default=256,
+                   help="run by root, each check worker's folder is a tmpfs of this many MB, all "
+                        "that a learner's code may write there (default 256)")
 
 
 def _add_measuring(sub) -> None:

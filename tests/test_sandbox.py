@@ -147,7 +147,7 @@ try:
     socket.create_connection(("127.0.0.1", {listener.port}), timeout=2); seen["net"] = "connected"
 except OSError as e:
     seen["net"] = type(e).__name__
-seen["solutions"] = os.listdir({str(ROOT / "solutions")!r})
+seen["solutions"] = os.path.exists({str(ROOT / "solutions")!r}) and os.listdir({str(ROOT / "solutions")!r})
 seen["answers"] = [p for p in ({str(ROOT / ".git" / "HEAD")!r}, {str(ROOT / "tests" / "right")!r})
                    if os.path.exists(p) and (os.path.isfile(p) or os.listdir(p))]
 seen["other"] = os.path.exists({str(other / "float_copy.cl")!r})
@@ -197,7 +197,7 @@ print(json.dumps(seen))
     assert run.returncode == 0, run.stderr[-2000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     assert seen["net"] != "connected" and listener.accepted == 0
-    assert seen["solutions"] == [] and seen["answers"] == [] and seen["other"] is False
+    assert not seen["solutions"] and seen["answers"] == [] and seen["other"] is False
     assert seen["run"] == "No space left on device"      # every tmpfs it may write is bounded
     assert seen["readme"] == "Read-only file system"
     assert seen["shm"] != "written" and not Path(f"/dev/shm/{marker}").exists()
@@ -224,13 +224,17 @@ seen["secret"] = {secret!r} and os.access({secret!r}, os.R_OK)
 seen["ids"] = [os.getuid(), os.getgid(), os.getgroups()]
 seen["answers"] = (glob.glob({solutions!r} + "/*.cl") + glob.glob({git!r})
                    + glob.glob({right!r} + "/*/*.cl"))
+# copies of the course elsewhere on the disk: under /opt, and beside the grader's folders
+seen["copies"] = [p for where in {copies!r}
+                  for p in glob.glob(where + "/**/solutions/*.cl", recursive=True)]
 later = "sleep 5; echo TAMPERED >> {out!r}/grades.csv; echo '#error' >> {ben!r}"
 for _ in range(20):
     subprocess.Popen(["sh", "-c", later, {marker!r}], start_new_session=True)
 print(json.dumps(seen))
 # the notebook passes only if it saw nothing: no network, no other kernel, no grade, no answer
 assert seen["net"] != "connected" and not seen["kernels"] and not seen["grades"] \
-    and not seen["answers"] and not seen["secret"] and seen["ids"][0] != 0, seen
+    and not seen["answers"] and not seen["copies"] and not seen["secret"] \
+    and seen["ids"][0] != 0, seen
 """
 
 
@@ -245,12 +249,22 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
     out = tmp_path / "out"
     # run by root, a file of root's alone (0600) that the sandbox does not hide (not /etc/shadow,
     # which a machine may leave readable to all)
-    secret = Path(tempfile.mkdtemp(prefix="course-test-", dir="/var/lib")) / "secret" \
+    secret = Path(tempfile.mkdtemp(prefix="course-test-", dir="/etc")) / "secret" \
         if os.geteuid() == 0 else None
     if secret is not None:
         secret.parent.chmod(0o755)
         secret.write_text("root's")
         secret.chmod(0o600)
+    # issue 55 point 4: copies of the course, solutions and all, where a sandbox that binds "/"
+    # less a list would show them: under /opt, and in a grader's folder on the disk (by root,
+    # /var/lib; else the home, which the sandbox hides anyway)
+    copies = [Path(tempfile.mkdtemp(prefix="course-copy-", dir=where))
+              for where in (("/opt", "/var/lib") if os.geteuid() == 0 else (Path.home(),))]
+    for copy in copies:
+        (copy / "course" / "solutions").mkdir(parents=True)
+        (copy / "course" / "solutions" / "float_copy.cl").write_text(SOLUTION)
+        for folder in (copy, copy / "course", copy / "course" / "solutions"):
+            folder.chmod(0o755)
     book = json.loads(committed("notebooks/00-host-and-device.ipynb"))
     first = next(i for i, c in enumerate(book["cells"]) if c["cell_type"] == "code")
     ben_kernel = tmp_path / "class" / "ben" / "kernels" / "float_copy.cl"
@@ -259,6 +273,7 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
                                          port=listener.port, out=str(out), ben=str(ben_kernel),
                                          marker=marker, solutions=str(ROOT / "solutions"),
                                          secret=str(secret or ""),
+                                         copies=[str(c) for c in copies],
                                          root=str(ROOT / "kernels") + "/",
                                          git=str(ROOT / ".git" / "HEAD"),
                                          right=str(ROOT / "tests" / "right"))})
@@ -276,6 +291,8 @@ def test_a_notebook_that_attacks_the_class_gets_nothing_and_nothing_outlives_the
         listener.close()
         if secret is not None:
             shutil.rmtree(secret.parent)
+        for copy in copies:
+            shutil.rmtree(copy)
     by = {(g.learner, g.exercise): g for g in grades}
     assert by["ann", "notebook 00-host-and-device"].status == "passed", \
         by["ann", "notebook 00-host-and-device"].message

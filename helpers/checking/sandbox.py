@@ -44,7 +44,13 @@ from pathlib import Path
 
 from ..paths import ROOT, SOLUTIONS
 
-HIDDEN_ALWAYS = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/srv", "/mnt", "/media")
+# the system, read-only: its programs, libraries and settings (/bin and the like: folders, or links
+# into /usr where it is merged); nothing else of the disk is there unless the sandbox names it
+SYSTEM = ("/usr", "/etc", "/sys", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+NOT_SYSTEM = ("/usr/local", "/usr/src")     # under /usr, but what a person puts there: empty
+HIDDEN_ALWAYS = ("/tmp", "/var/tmp", "/run", "/home", "/root")    # empty, sized, writable
+# what a check or a notebook reads of the course (notebooks run in a copy of their own)
+COURSE_PARTS = ("helpers", "kernels", "results")
 # what else of the course would hand a learner an answer: git's history (every solution) and the
 # tests' right and wrong kernels; hidden like solutions/
 SECRET = (ROOT / ".git", ROOT / "tests" / "right", ROOT / "tests" / "wrong")
@@ -57,6 +63,7 @@ PROCESSES = max(256, 4 * (os.cpu_count() or 1) + 64)
 OPEN_FILES = 1024
 FILE_BYTES = 64 << 20      # the largest file it may write
 DISK_MB = 256              # /dev/shm's size (the scratch folder is the caller's)
+SCRATCH_MB = 256           # run by root, a graded worker's folder: a tmpfs of this size
 GPU_DEVICES = ("dri", "nvidia*", "kfd")       # under /dev
 
 
@@ -163,6 +170,8 @@ def _at_exit() -> None:
     closes its sandbox), then every group this process made removed."""
     from .. import apart
     apart.POOL.close()
+    for folder in list(_MOUNTED):
+        unmount(folder)
     drop([g for made in _MADE for g in made], wait_s=2.0)
 
 
@@ -255,9 +264,11 @@ class Jail:
     uid: int | None = None         # run by root: the user (and group) it runs as (see the module)
 
     def needed(self) -> list[Path]:
-        """What the sandbox reads: the course, its Python and environment, and the readable."""
-        paths = [ROOT, Path(sys.prefix), Path(sys.base_prefix),
-                 Path(sys.executable).resolve().parent.parent, *self.readable]
+        """What the sandbox reads besides the system (:data:`SYSTEM`): the course's code (not
+        the whole folder: :data:`COURSE_PARTS`), its Python and environment, the OpenCL drivers'
+        libraries, and the readable."""
+        paths = [*(ROOT / part for part in COURSE_PARTS), Path(sys.prefix), Path(sys.base_prefix),
+                 Path(sys.executable).resolve().parent.parent, *driver_folders(), *self.readable]
         # the folders of installed packages on its path; not the folder the grader was started
         # from (sys.path's first entry), which would put back whatever lies beside it
         paths += [Path(p) for p in sys.path
@@ -265,28 +276,43 @@ class Jail:
         return _outermost(p.resolve() for p in paths if p.exists())
 
     def command(self, argv: list[str], binary: str | None = None) -> list[str]:
-        """``argv`` run inside the sandbox."""
-        args = [binary or bwrap() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
-                "--proc", "/proc"]
+        """``argv`` run inside the sandbox: a root of its own in which only what is named here
+        exists (an allow-list: a copy of the course elsewhere on the disk is not there)."""
+        args = [binary or bwrap() or "bwrap"]
         way = _Way()
-        for top in HIDDEN_ALWAYS:      # each sized: together with /dev/shm, all it may write
-            if Path(top).is_dir():      # beside its scratch folder
-                mb = (self.tmp_mb or self.disk_mb) if top == "/tmp" else TOP_MB
-                args += [*_mode(top), "--size", str(mb << 20), "--tmpfs", top]
-                way.mounted(Path(top))
+        way.mounted(Path("/"))                       # bwrap's own root: an empty tmpfs
+        bound: list[Path] = []
+        for top in SYSTEM:
+            path = Path(top)
+            if path.is_symlink():                    # /bin -> usr/bin, where /usr is merged
+                args += ["--symlink", os.readlink(path), top]
+            elif path.is_dir():
+                args += ["--ro-bind", top, top]
+                bound.append(path)
+                way.made.add(path)
+        args += ["--dev", "/dev", "--proc", "/proc"]
+        # empty tmpfs, each sized: together with /dev/shm's, all it may write beside its folder
+        for top in (*(t for t in NOT_SYSTEM if Path(t).is_dir()), *HIDDEN_ALWAYS):
+            mb = (self.tmp_mb or self.disk_mb) if top == "/tmp" else TOP_MB
+            args += [*way.to(Path(top)), *_mode(top), "--size", str(mb << 20), "--tmpfs", top]
+            way.mounted(Path(top))
         args += [*_mode("/dev/shm"), "--size", str(self.disk_mb << 20), "--tmpfs", "/dev/shm"]
-        for path in self.needed():       # put back, read-only, what lies under a hidden top
-            if way.inside(path):
-                args += [*way.to(path), "--ro-bind", str(path), str(path)]
-        hidden = [SOLUTIONS, *SECRET, *self.hidden]
+        needed = [p for p in self.needed() if not any(_under(p, b) for b in bound)
+                  or way.inside(p)]
+        for path in needed:            # read-only, what the sandbox reads beside the system
+            args += [*way.to(path), "--ro-bind", str(path), str(path)]
+            way.made.add(path)
+        bound += needed
+        hidden = [h for h in (SOLUTIONS, *SECRET, *self.hidden)
+                  if h.exists() and any(_under(h.resolve(), b) for b in bound)]
         for path in hidden:                          # a folder behind an empty tmpfs, a file
             if path.is_dir():                        # behind an empty one
                 args += [*way.to(path), "--size", str(HIDDEN_BYTES), "--tmpfs", str(path)]
                 way.mounted(path)
-            elif path.exists():
+            else:
                 args += ["--ro-bind", "/dev/null", str(path)]
         for path in self.readable:                   # what it reads inside a hidden folder
-            if any(_under(path.resolve(), h.resolve()) for h in hidden if h.exists()):
+            if any(_under(path.resolve(), h.resolve()) for h in hidden):
                 args += [*way.to(path), "--ro-bind", str(path), str(path)]
         for device in GPU_DEVICES:                   # a GPU's device files, where there are any
             for node in sorted(Path("/dev").glob(device)):
@@ -294,7 +320,7 @@ class Jail:
         into = str(self.scratch) if self.scratch != Path("/") else ""
         if into:
             args += [*way.to(self.scratch), "--bind", into, into]
-        args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        args += ["--remount-ro", "/", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
         if self.uid is None:
             return [*args, *(["--chdir", into] if into else []), "--unshare-all",
                     "--unshare-user", "--", *argv]
@@ -304,6 +330,28 @@ class Jail:
                  "--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
         return [*args, "--", sys.executable, "-I", "-S", "-c", _BECOME, str(self.uid), into,
                 *argv]
+
+
+def driver_folders() -> list[Path]:
+    """The folders of the OpenCL drivers' libraries that the system's folders may not hold: those
+    the ICD loader's files name by full path (a vendor's runtime under /opt, say), and those of
+    ``LD_LIBRARY_PATH``."""
+    files: list[Path] = []
+    for folder in ("/etc/OpenCL/vendors", Path(sys.prefix) / "etc" / "OpenCL" / "vendors",
+                   os.environ.get("OCL_ICD_VENDORS", "")):
+        if folder and Path(folder).is_dir():
+            files += sorted(Path(folder).glob("*.icd"))
+        elif folder and Path(folder).is_file():
+            files.append(Path(folder))
+    libraries = [x for x in os.environ.get("OCL_ICD_FILENAMES", "").split(os.pathsep) if x]
+    for file in files:
+        try:
+            libraries.append(file.read_text(errors="replace").strip())
+        except OSError:
+            continue
+    out = [Path(lib).parent for lib in libraries if lib.startswith("/") and Path(lib).exists()]
+    return out + [Path(x) for x in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep)
+                  if x.startswith("/") and Path(x).is_dir()]
 
 
 @dataclass
@@ -380,6 +428,35 @@ def model_files() -> list[Path]:
     return [built.path] if built.path is not None else []
 
 
+_MOUNTED: set[Path] = set()      # the scratch tmpfs this process mounted and has not unmounted
+
+
+def mount_scratch(folder: Path, mb: int, uid: int | None) -> bool:
+    """Run by root: ``folder`` becomes a tmpfs of ``mb`` MiB, its user's alone (``uid``; root's
+    when None), so that all a graded worker writes there is bounded, and goes at once, however
+    deep its trees, when it is unmounted (:func:`unmount`). False where it cannot be mounted
+    (the folder then stays on the disk, its files bounded one by one)."""
+    import ctypes
+    owner = f",uid={uid},gid={uid}" if uid is not None else ""
+    libc = ctypes.CDLL(None, use_errno=True)
+    done = libc.mount(b"course-scratch", os.fsencode(folder), b"tmpfs", _NOSUID | _NODEV,
+                      f"size={mb}m,mode=0700{owner}".encode()) == 0
+    if done:
+        _MOUNTED.add(folder)
+    return done
+
+
+def unmount(folder: Path) -> None:
+    """The scratch tmpfs at ``folder`` detached (its files freed once no process holds one)."""
+    if folder in _MOUNTED:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).umount2(os.fsencode(folder), _DETACH)
+        _MOUNTED.discard(folder)
+
+
+_NOSUID, _NODEV, _DETACH = 2, 4, 2       # MS_NOSUID, MS_NODEV (mount), MNT_DETACH (umount2)
+
+
 def _first_worker_id() -> int:
     import secrets
     return WORKER_UIDS + secrets.randbelow(1 << 24)   # not the same ids from one grade to the next
@@ -394,6 +471,7 @@ class GradingSandbox:
 
     hidden: list[Path]
     groups: list[Path] = field(default_factory=list)
+    scratch_mb: int = SCRATCH_MB
     next_id: int = field(default_factory=_first_worker_id)
     others_run_python: bool | None = None     # known at the first worker started by root
 
@@ -405,8 +483,15 @@ class GradingSandbox:
         if uid is not None:
             for path in [folder, *folder.rglob("*")]:
                 os.lchown(path, uid, uid)
+        if os.name == "posix" and os.geteuid() == 0:
+            mount_scratch(folder, self.scratch_mb, uid)
         return (Jail(scratch=folder, hidden=self.hidden, readable=model_files(),
                      uid=uid).command(command), functools.partial(limits, groups=groups))
+
+    def release(self, folder: Path) -> None:
+        """The worker in ``folder`` has ended: its scratch tmpfs (if any) goes, whatever it
+        holds, and then the folder may be removed."""
+        unmount(folder)
 
     def _worker_id(self) -> int | None:
         """Run by root, a free id for the next worker; None otherwise, and where that user cannot

@@ -17,6 +17,7 @@ from pathlib import Path
 from ...paths import remove_tree
 from ..learner import KERNEL_BYTES, RefusedFile, read_regular
 from ..mistakes import likely_mistake, status_of
+from ..sandbox import SCRATCH_MB
 from .intake import ARCHIVE_MB, ARCHIVES, GradeUsageError, _missing, check_calls, learners, unpack
 from .notebooks import (
     NOTEBOOK_TIMEOUT,
@@ -95,6 +96,7 @@ class GradeOptions:
     sandbox: bool = True                # False: only on a machine that holds nothing else
     total_timeout: float = GRADE_TIMEOUT   # the whole grade's cap, in seconds: then what is left
     #                                        is "timed out" and what was graded is written
+    scratch_mb: int = SCRATCH_MB        # run by root, a check worker's folder: a tmpfs this size
 
 
 @dataclass
@@ -180,7 +182,8 @@ def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions
     folders the sandbox hides (None: no sandbox)."""
     from ... import apart
     from ..sandbox import GradingSandbox
-    apart.SANDBOX = GradingSandbox(hidden) if hidden is not None else None
+    apart.SANDBOX = GradingSandbox(hidden, scratch_mb=opts.scratch_mb) if hidden is not None \
+        else None
     work = None
     try:
         work = _take_in(submissions, tmp, names, opts)
