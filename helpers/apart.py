@@ -178,6 +178,8 @@ class Sandbox(Protocol):
     def prepare(self, command: list[str], folder: Path
                 ) -> tuple[list[str], Callable[[], None]]: ...
 
+    def release(self, folder: Path) -> None: ...
+
 
 SANDBOX: Sandbox | None = None     # set while a class is graded: children with an owner run in it
 
@@ -234,18 +236,23 @@ class Child:
         command = [sys.executable, "-W", "ignore::RuntimeWarning:runpy", "-m", "helpers.apart",
                    key.task, key.device or "null"]
         preexec = None
-        if SANDBOX is not None and key.owner:    # a learner's work, being graded
-            command, preexec = SANDBOX.prepare(command, self.dir)
-        self.proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output,
-            env=child_environment(env), cwd=self.dir, bufsize=0,
-            start_new_session=(os.name == "posix"), preexec_fn=preexec)
+        self.sandbox = SANDBOX if key.owner else None    # a learner's work, being graded
+        if self.sandbox is not None:
+            command, preexec = self.sandbox.prepare(command, self.dir)
+        try:
+            self.proc = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output,
+                env=child_environment(env), cwd=self.dir, bufsize=0,
+                start_new_session=(os.name == "posix"), preexec_fn=preexec)
+        except BaseException:
+            self._remove_folder()
+            raise
         self.events: queue.Queue = queue.Queue()   # (arrival time, event); None when it died
         self.ready = False
         self.ready_at: float | None = None
         self.requests = 0
         if not stopping.register(self, key.owner):   # stop_all ran while it started
-            self.stop_process()
+            self.stop()
             raise stopping.Stopping("the work is being stopped: no new worker starts")
         threading.Thread(target=self._read, name=f"apart-{key.task}", daemon=True).start()
 
@@ -287,7 +294,12 @@ class Child:
                 stream.close()
             except OSError:
                 pass
+        self._remove_folder()
+
+    def _remove_folder(self) -> None:
         self.output.close()
+        if self.sandbox is not None:    # its scratch space (a tmpfs, run by root) goes first
+            self.sandbox.release(self.dir)
         remove_tree(self.dir)   # any depth: the child's code may nest thousands of folders
 
     def _output_since(self, offset: int, keep: int = OUTPUT_KEPT) -> str:
@@ -477,11 +489,20 @@ class Lease:
         self.pool = pool
         self.children: dict[Key, Child] = {}
         self._lock = threading.Lock()
+        self.released = False
 
     def child(self, key: Key) -> Child:
+        """The child of ``key``, taken from the pool the first time. After :meth:`release` (the
+        work has ended: a pass still running in a thread of its own is late), none is taken:
+        a child taken then would be given back by no one, and outlive the work."""
         with self._lock:
+            if self.released:
+                raise stopping.Stopping("the work these workers served has ended")
             child = self.children.get(key)
-            if child is None or not child.alive:
+            if child is not None and not child.alive:   # it died: its folder goes with it
+                child.stop()
+                child = None
+            if child is None:
                 child = self.children[key] = self.pool.take(key)
             return child
 
@@ -495,6 +516,7 @@ class Lease:
     def release(self, reusable: bool) -> None:
         with self._lock:
             children, self.children = list(self.children.values()), {}
+            self.released = True
         for child in children:
             self.pool.give_back(child, reusable)
 

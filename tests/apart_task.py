@@ -45,4 +45,16 @@ def warm(device, emit):
                 os.mkdir("d")
                 os.chdir("d")
             emit(event="nested")
+        elif what == "fill":   # file after file of 1 MiB in its folder, until the space ends
+            written, error, chunk = 0, "", b"0" * (1 << 20)
+            try:
+                for k in range(req.get("files", 64)):   # 64 MiB: past the bound of the test
+                    with open(f"fill-{k}", "wb") as f:
+                        f.write(chunk)
+                        f.flush()
+                        os.fsync(f.fileno())
+                    written += len(chunk)
+            except OSError as e:
+                error = e.strerror
+            emit(event="filled", bytes=written, error=error)
     return serve
