@@ -137,9 +137,10 @@ def test_every_technique_lesson_sets_the_model_beside_the_clock():
                  if c["cell_type"] == "code"]
         assert any(f'counters.model_and_times(ctx, queue, "{name}")' in t
                    and "plots.model_beside_time(" in t for t in after), name
-    # the two whose start is a step of a study's ladder: the start and the learner's kernel
+    # those whose start is a step of a study's ladder: the start and the learner's kernel
     for name, start in (("parallel_sum", "parallel_sum:sum_local"),
-                        ("mat_vec_mul", "mat_vec_mul:mv_item_per_row")):
+                        ("mat_vec_mul", "mat_vec_mul:mv_item_per_row"),
+                        ("sgemm_tiled", "sgemm_tiled:sgemm_plain")):
         all_cells = cells(ROOT / "notebooks" / f"{get(name).notebook}.ipynb")
         after = [text(c) for c in all_cells[_kernel_cell(all_cells, name) + 1:]
                  if c["cell_type"] == "code"]

@@ -114,7 +114,7 @@ def test_racy_kernels_are_reported_by_oclgrind(record, oclgrind_present):
                                     "mat_vec_mul:mv_slices", "mat_vec_mul:mv_group_sequential",
                                     "mat_vec_mul:mv_group_interleaved",
                                     "mat_vec_mul:mv_group_serial", "mat_vec_mul:mv_item_rows",
-                                    "mat_vec_mul:mv_item_per_row",
+                                    "mat_vec_mul:mv_item_per_row", "sgemm_tiled:sgemm_plain",
                                     "strided_fix:saxpy_chunks", "divergence_fix:branches_woven"])
 def test_ladder_kernels_pass_the_exercise_checker(record, oclgrind_present):
     report = run_check(record)

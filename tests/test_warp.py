@@ -154,6 +154,24 @@ def test_the_lessons_count_the_starting_kernel_beside_the_solution():
         counting.compare("transpose")
 
 
+def test_notebook_14_counts_the_requests_the_tiles_save():
+    """The figures notebook 14 quotes under its model cell: on a 64 x 64 x 64 product in 16 x 16
+    work-groups (128 warps), the plain product it starts from (sgemm_tiled:sgemm_plain) sends
+    16,512 warp requests to global memory, 128 loads a warp and one store; the tiles 1,152, T = 16
+    times fewer loads and the same stores."""
+    from helpers.exercises import Case
+    case = Case((64, 64), (16, 16), {"m": 64, "n": 64, "k": 64})
+    plain = counting.counters("sgemm_tiled:sgemm_plain", case=case, seed=1)
+    tiled = counting.counters("sgemm_tiled", solutions=True, case=case, seed=1)
+    assert plain["available"] and tiled["available"], (plain["why"], tiled["why"])
+    assert plain["correct"] and tiled["correct"]
+    assert (plain["global_requests"], tiled["global_requests"]) == (16512, 1152)
+    loads = [r["counts"]["global load"]["requests"] for r in (plain, tiled)]
+    stores = [r["counts"]["global store"]["requests"] for r in (plain, tiled)]
+    assert loads == [16384, 1024] and stores == [128, 128]
+    assert plain["local_requests"] == 0 < tiled["local_requests"]
+
+
 def test_the_lessons_count_the_learners_kernel_once_it_has_passed(monkeypatch, tmp_path):
     mine = tmp_path / "strided_fix.cl"
     mine.write_text((ROOT / "solutions" / "strided_fix.cl").read_text())

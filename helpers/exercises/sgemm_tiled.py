@@ -19,6 +19,7 @@ from .model import (
     Scalar,
     register,
     rounded_up,
+    study_record,
 )
 
 
@@ -176,3 +177,10 @@ register(Exercise(
               "each tile holds T*T floats and is used; global size may exceed m and n"),
     place=(14, 0),
 ))
+
+# the kernel the exercise starts from: the plain product with the exercise's arguments (notebook
+# 14 counts and times it beside the learner's on the same launches)
+study_record("sgemm_tiled", "sgemm_plain", "sgemm.cl",
+             tuple(sgemm_case(m, n, k, t) for m, n, k, t in
+                   [(16, 16, 16, 4), (23, 17, 29, 8), (33, 1, 64, 16), (1, 37, 5, 4),
+                    (64, 64, 64, 16), (100, 70, 90, 16), (3, 5, 7, 1)]))
