@@ -130,3 +130,29 @@ def test_a_worker_that_fills_its_folder_stops_at_its_tmpfs_and_leaves_nothing(mo
     assert not folder.exists()
     assert not any(f" {folder} " in line
                    for line in Path("/proc/self/mountinfo").read_text().splitlines())
+
+
+@as_root_in_the_sandbox
+@pytest.mark.parametrize("attack", ["nest", "renew"])
+def test_the_rounds_attacks_on_a_graded_worker_run_by_root_end_and_leave_nothing(monkeypatch,
+                                                                                 attack):
+    """Issue 55 point 6: the attacks of the round, on a graded worker as the grader runs it (by
+    root, in the sandbox, its folder a tmpfs): 3,000 nested folders go whole when it ends; a
+    "built" event every 0.1 s does not keep its request past the cap."""
+    monkeypatch.setattr(sandbox, "COURSE_PARTS", (*sandbox.COURSE_PARTS, "tests"))
+    monkeypatch.setattr(apart, "SANDBOX", GradingSandbox([], scratch_mb=64))
+    child = apart.Child(apart.Key("tests.apart_task", owner="attacker"))
+    folder, seen = child.dir, []
+    began = time.monotonic()
+    try:
+        out = child.request({"do": attack, "depth": 3000}, timeout=60 if attack == "nest" else 0.5,
+                            on_event=lambda ev: seen.append(ev) or 1.0, cap=3.0)
+    finally:
+        child.stop()
+    if attack == "nest":
+        assert out.ended and seen[-1]["event"] == "nested", out.output
+    else:
+        assert out.hung and not out.ended and time.monotonic() - began < 30
+    assert not folder.exists()
+    assert not any(f" {folder} " in line
+                   for line in Path("/proc/self/mountinfo").read_text().splitlines())
