@@ -14,6 +14,8 @@
 #                                     00 to 03 in JupyterLab in Chromium (Playwright) with their cell
 #                                     times, and the class view in a local JupyterHub
 #   make check NAME=float_copy        check one exercise's kernel from kernels/
+#   make slides                       every notebook's slides and facilitator's guide, into
+#                                     build/slides/ (= python -m helpers slides; no network needed)
 #   make devices | make lint | make clean
 
 PYTHON ?= python3
@@ -27,7 +29,7 @@ BIN    := $(VENV)/bin
 # (helpers/install.py), which need no make: on Windows and macOS they are the commands to type.
 SETUP_FLAGS := --venv $(VENV) $(if $(filter 0,$(INTEL)),--no-intel)
 
-.PHONY: setup lab test test-browser check devices lint clean
+.PHONY: setup lab test test-browser check devices lint clean slides
 
 # Installs only when pyproject.toml changed since the last install (a stamp in .venv): a second
 # `make lab` or `make test` starts at once. After an install, every kernel the course ships is tried
@@ -57,6 +59,9 @@ test-browser: setup
 
 check: setup
 	$(BIN)/python -m helpers check $(NAME)
+
+slides: setup
+	$(BIN)/python -m helpers slides
 
 devices: setup
 	$(BIN)/python -m helpers devices

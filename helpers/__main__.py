@@ -12,6 +12,7 @@ import argparse
 import json
 import shutil
 import sys
+from pathlib import Path
 
 
 def _devices(args: argparse.Namespace) -> int:
@@ -244,7 +245,20 @@ def _parser() -> argparse.ArgumentParser:
     _add_checking(sub)
     _add_grading(sub)
     _add_measuring(sub)
+    p = sub.add_parser("slides", help="build every notebook's reveal.js deck and the "
+                       "facilitator's guides into build/slides/ (they open with no network)")
+    p.add_argument("--only", nargs="+", metavar="NN", help="these notebooks (by number or stem)")
+    p.add_argument("--out", type=Path, help="the folder (default build/slides)")
     return parser
+
+
+def _slides(args) -> int:
+    from . import slides
+    written = slides.build(args.out or slides.DECKS, args.only)
+    decks = [p for p in written if p.name.endswith(".slides.html")]
+    print(f"{len(decks)} decks and {len(written) - len(decks)} guides in "
+          f"{(args.out or slides.DECKS)}; open a deck in a browser (S: the speaker's view)")
+    return 0
 
 
 def _add_checking(sub) -> None:
@@ -359,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.command in ("setup", "lab"):   # before anything is installed: no pyopencl yet
         return _install(args)
+    if args.command == "slides":           # no device needed
+        return _slides(args)
     handler = {"devices": _devices, "exercises": _exercises, "check": _check, "hint": _hint,
                "counters": _counters,
                "profile": _profile, "bench": _bench, "grade": _grade,
