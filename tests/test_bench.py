@@ -27,6 +27,33 @@ def test_time_kernel_takes_the_median_of_profiling_events():
     assert np.allclose(y_np, 3 * x_np)
 
 
+def test_the_grading_profile_times_few_launches_at_small_sizes_and_says_so(monkeypatch, capsys):
+    """Issue 56 point 4: graded notebooks run with COURSE_GRADING=1 (the grader sets it): every
+    measurement at small sizes and timed a few times, said once in the notebook's output."""
+    from helpers import timing
+    ctx, queue = course_context(quiet=True)
+    prg = build(ctx, "scale")
+    n = 4096
+    x_g = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n)
+    knl = cl.Kernel(prg, "scale")
+    launches = []
+
+    def launch():
+        launches.append(1)
+        return knl(queue, (n,), (64,), x_g, x_g, np.float32(1), np.uint32(n))
+    monkeypatch.setenv("COURSE_SMALL", "0")
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setattr(timing, "_SAID", [])
+    assert timing.small_sizes()
+    t = time_kernel(launch, warmup=2, repeats=10)
+    time_kernel(launch, warmup=2, repeats=10)
+    assert len(t.samples) == timing.GRADING_REPEATS and len(launches) == 2 * (1 + 3)
+    said = capsys.readouterr().out
+    assert said.count("Grading profile (COURSE_GRADING=1)") == 1
+    monkeypatch.setenv("COURSE_GRADING", "0")
+    assert not timing.small_sizes() and len(time_kernel(launch, warmup=0, repeats=10).samples) == 10
+
+
 def test_startup_profile_measures_every_stage_in_a_fresh_process_with_provenance():
     profile = startup_profile(n=1 << 12)
     assert [s["stage"] for s in profile["stages"]] == list(PROFILE_STAGES)

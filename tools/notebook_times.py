@@ -2,6 +2,7 @@
 learner's full sizes unless --small): the machine's share of a workshop's schedule.
 
     python tools/notebook_times.py --out results/history/notebook-times-<machine>.json [--small]
+                                   [--grading]
                                    [--only 09 ...] [--merge] [--cells]
 
 Each notebook runs under nbval in its own process; the record holds the seconds per notebook, the
@@ -32,6 +33,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--small", action="store_true", help="COURSE_SMALL=1 (the test sizes)")
+    ap.add_argument("--grading", action="store_true",
+                    help="COURSE_GRADING=1: the grading profile (small sizes, few repeats)")
     ap.add_argument("--only", nargs="+", metavar="PREFIX", help="only the notebooks whose name "
                                                                "starts with one of these")
     ap.add_argument("--cells", action="store_true", help="every cell's seconds (nbclient)")
@@ -44,7 +47,7 @@ def main() -> int:
         print(cell_table(json.loads(Path(args.out).read_text())))
         return 0
     env = {**os.environ, "COURSE_SOLUTIONS": "1", "COURSE_SMALL": "1" if args.small else "0",
-           "MPLBACKEND": "Agg"}
+           "COURSE_GRADING": "1" if args.grading else "0", "MPLBACKEND": "Agg"}
     device = subprocess.run([sys.executable, "-c", "import helpers; from helpers.device import "
                              "choose_device, describe; print(describe(choose_device()))"],
                             cwd=ROOT, env=env, capture_output=True, text=True).stdout.strip()
@@ -52,7 +55,8 @@ def main() -> int:
                                "print(oclgrind_device() is not None)"],
                               cwd=ROOT, env=env, capture_output=True, text=True).stdout.strip()
     record = {"what": "each notebook top to bottom under nbval, the solutions on, "
-                      + ("small sizes" if args.small else "full sizes"),
+                      + ("the grading profile (COURSE_GRADING=1)" if args.grading else
+                         "small sizes" if args.small else "full sizes"),
               "rows": [], "device": device, "oclgrind": oclgrind == "True",
               "environment": {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(
                                   timespec="seconds"),

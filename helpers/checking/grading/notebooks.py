@@ -136,7 +136,7 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
     # the environment a child of the course gets (none of the instructor's variables), its home
     # the learner's private copy; the notebook's processes get the check's memory and file bounds
     env = notebook_environment({"COURSE_SOLUTIONS": "0", "COURSE_STRICT_CHECKS": "1",
-                                "COURSE_SMALL": "1", "MPLBACKEND": "Agg",
+                                "COURSE_SMALL": "1", "COURSE_GRADING": "1", "MPLBACKEND": "Agg",
                                 "PYTHONPATH": str(where), "COURSE_CACHE": str(where / ".cache"),
                                 "HOME": str(where)})
     args = ["-q", "-p", "no:cacheprovider", "-o", "addopts=", "--nbval-lax",
