@@ -28,12 +28,12 @@ import re
 import shutil
 from pathlib import Path
 
+from .guide import page
 from .paths import ROOT, remove_tree
 
 DECKS = ROOT / "build" / "slides"
 REVEAL = Path(__file__).parent / "data" / "reveal"
 NOTEBOOKS = ROOT / "notebooks"
-GUIDES = ROOT / "docs" / "guide"
 # code cells that draw one of the course's figures: drawn here, shown without their code
 _FIGURE = re.compile(r"^\s*(diagrams|technique_diagrams|plots\.ndrange_grid)\b|"
                      r"^\s*plots\.\w+\(ndrange\.", re.M)
@@ -212,19 +212,6 @@ def deck(notebook: Path, out: Path) -> Path:
     return target
 
 
-def guide_page(guide: Path, out: Path) -> Path:
-    """A facilitator's guide (markdown) as a page beside the decks."""
-    import mistune
-    html = mistune.html(guide.read_text(encoding="utf-8"))
-    title = guide.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
-    target = out / f"{guide.stem}.guide.html"
-    target.write_text(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}"
-                      f"</title><style>body{{font:18px/1.5 sans-serif;max-width:52em;margin:2em "
-                      f"auto;padding:0 1em}}code{{font-size:90%}}</style></head><body>{html}"
-                      f"</body></html>\n", encoding="utf-8")
-    return target
-
-
 def build(out: Path = DECKS, only: list[str] | None = None) -> list[Path]:
     """Every notebook's deck (or ``only`` those whose stems start with one of them) and every
     guide, into ``out`` with reveal.js beside them; the paths written."""
@@ -236,7 +223,8 @@ def build(out: Path = DECKS, only: list[str] | None = None) -> list[Path]:
         if only and not notebook.stem.startswith(tuple(only)):
             continue
         written.append(deck(notebook, out))
-        guide = GUIDES / f"{notebook.stem}.md"
-        if guide.is_file():
-            written.append(guide_page(guide, out))
+        guide = page(notebook.stem)
+        if guide is not None:
+            written.append(out / f"{notebook.stem}.guide.html")
+            written[-1].write_text(guide, encoding="utf-8")
     return written

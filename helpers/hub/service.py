@@ -259,6 +259,35 @@ re-check failed a kernel the learner's server reported passed.
 <span class="not-tried">not tried</span>. {rechecks}</p>"""
 
 
+def _explain(state: ClassState, settings: dict) -> str:
+    """What to explain to the room: per exercise, its likely mistakes, each linked to its entry
+    in the facilitator's guide (served under the service's ``guide/``)."""
+    from ..guide import link
+    esc, base = html.escape, settings.get("guide_base", "guide/")
+
+    def explained(x: str, m: str, n: int) -> str:
+        where = link(x, m).replace("guide/", base, 1)
+        said = f"{esc(m)} ({n})"
+        return f"<a href='{esc(where, quote=True)}'>{said}</a>" if where else said
+    return "".join(
+        f"<li><b>{esc(x)}</b>: " + "; ".join(explained(x, m, n) for m, n in ms[:3]) + "</li>"
+        for x, ms in state.mistakes.items()) or "<li>no failed checks right now</li>"
+
+
+def _room(state: ClassState, settings: dict) -> str:
+    """Which notebooks the room is on: that of each learner's latest check, most first, each
+    linked to its guide."""
+    from ..guide import room
+    esc, base = html.escape, settings.get("guide_base", "guide/")
+    latest: dict[str, tuple[float, str]] = {}
+    for (lr, x), c in state.cells.items():
+        if c.last is not None and (lr not in latest or c.last > latest[lr][0]):
+            latest[lr] = (c.last, x)
+    on = room({lr: x for lr, (_, x) in latest.items()})
+    return "; ".join(f"<a href='{esc(base + s, quote=True)}'>{esc(s)}</a> "
+                     f"({plural(n, 'learner')})" for s, n in on) or "no check yet"
+
+
 def main_html(state: ClassState, settings: dict) -> str:
     esc = html.escape
     now = state.now
@@ -270,9 +299,8 @@ def main_html(state: ClassState, settings: dict) -> str:
         f"{plural(s['failed'], 'failed check')} in {_minutes(s['minutes'] * 60)}; latest: "
         f"{esc(s['mistake'])}</li>"
         for s in state.stuck) or "<li>nobody</li>"
-    explain = "".join(
-        f"<li><b>{esc(x)}</b>: " + "; ".join(f"{esc(m)} ({n})" for m, n in ms[:3]) + "</li>"
-        for x, ms in state.mistakes.items()) or "<li>no failed checks right now</li>"
+    explain = _explain(state, settings)
+    where = _room(state, settings)
     head = "".join(f"<th class='ex'><span>{esc(x)}</span></th>" for x in state.exercises)
     rows = []
     stuck_keys = {(s["learner"], s["exercise"]) for s in state.stuck}
@@ -300,10 +328,13 @@ def main_html(state: ClassState, settings: dict) -> str:
 {state.pending} waiting for it); updated {time.strftime('%H:%M:%S', time.localtime(now))}.
 <a href="class.csv">The matrix as CSV</a> (the grader's grades.csv format, with a column
 <code>verified</code>).</p>
+<p id="room">The room is on: {where} (the notebook of each learner's latest check; each
+links to its facilitator's guide).</p>
 <h2>Stuck</h2><p class="rule">Stuck: {esc(rule)}.</p><ul id="stuck">{stuck}</ul>
 <h2>What to explain to the room</h2>
 <p class="rule">Per exercise, the likely mistakes of the latest failed check of each learner still
-trying it (how many learners).</p><ul id="mistakes">{explain}</ul>
+trying it (how many learners); each links to its entry in the facilitator's guide.</p>
+<ul id="mistakes">{explain}</ul>
 <h2>The class</h2>
 <table id="matrix"><tr><th>learner</th>{head}<th>passed (verified)</th></tr>
 {chr(10).join(rows)}</table>
@@ -378,7 +409,16 @@ def page_handlers():
             self.set_header("Content-Disposition", "attachment; filename=class.csv")
             self.finish(grader_csv(s))
 
-    return PageHandler, StateHandler, CsvHandler
+    class GuideHandler(base, web.RequestHandler):
+        @web.authenticated
+        async def get(self, stem):
+            from ..guide import page
+            text = page(stem)
+            if text is None:
+                raise web.HTTPError(404)
+            self.finish(text)
+
+    return PageHandler, StateHandler, CsvHandler, GuideHandler
 
 
 def app_settings(store: Store, settings: dict | None = None) -> dict:
@@ -399,12 +439,13 @@ def app_settings(store: Store, settings: dict | None = None) -> dict:
 def make_app(store: Store, prefix: str, settings: dict | None = None, hub_auth=None):
     from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler
     from jupyterhub.utils import url_path_join
-    page, state, csv_ = page_handlers()
+    page, state, csv_, guide = page_handlers()
     return web.Application([
         (url_path_join(prefix, "events"), EventsHandler),
         (url_path_join(prefix, "oauth_callback"), HubOAuthCallbackHandler),
         (url_path_join(prefix, "state.json"), state),
         (url_path_join(prefix, "class.csv"), csv_),
+        (url_path_join(prefix, r"guide/(\d\d-[\w-]+)"), guide),
         (prefix.rstrip("/") + "/?", page),
     ], cookie_secret=os.urandom(32), hub_auth=hub_auth or HubOAuth.instance(),
         **app_settings(store, settings))

@@ -83,6 +83,7 @@ class Cell:
     attempts: int = 0
     failed: int = 0
     first: float | None = None          # when the first check came
+    last: float | None = None           # when the latest came
     verified_pass_at: float | None = None   # the first check a re-check passed
     self_pass_at: float | None = None   # the first pass only the learner's server reported
     verified_fails: int = 0
@@ -185,6 +186,7 @@ def _count(c: Cell, e: dict) -> None:
     verified = bool(e.get("verified", False))
     c.attempts += 1
     c.first = e["at"] if c.first is None else c.first
+    c.last = e["at"] if c.last is None else max(c.last, e["at"])
     c.last_passed = e["passed"]
     if verified and e["passed"] and c.verified_pass_at is None:
         c.verified_pass_at = e["at"]
