@@ -108,6 +108,19 @@ def test_every_lesson_counter_an_exercise_names_is_one_the_warp_model_shows():
 
 
 @pytest.mark.once
+def test_a_contract_row_reads_the_same_whatever_exercises_surround_it():
+    """Issue 57 point 5: a row once said "same as `clamp_unit`", so that adding an exercise before
+    leaky_relu changed leaky_relu's public row. Each row is its own exercise's alone."""
+    from helpers.exercises.cells import contract_table
+    course = exercises()
+    forward = contract_table(course).splitlines()[2:]
+    backward = contract_table(list(reversed(course))).splitlines()[2:]
+    alone = [contract_table([ex]).splitlines()[2] for ex in course]
+    assert forward == alone == list(reversed(backward))
+    assert not any("same as" in row for row in forward)
+
+
+@pytest.mark.once
 @pytest.mark.parametrize("path", ["docs/design.md", "docs/checks.md"])
 def test_the_contract_tables_are_made_from_the_records(path):
     """docs/design.md's contract table (every exercise) and docs/checks.md's (the performance

@@ -142,16 +142,17 @@ TABLE_END = "<!-- end of contract-table -->"
 
 def contract_table(exs: list[Exercise]) -> str:
     """The Markdown table NAME | signature | what it must do of ``exs``, in their order: the
-    signature is the kernel's parameter list (``same as `NAME``` where an exercise above has the
-    same one), the third column the record's ``contract``."""
+    signature is the kernel's parameter list, the third column the record's ``contract``. A row
+    is made of its own exercise alone: it reads the same whatever exercises surround it (it once
+    said "same as" an exercise above, and adding one before it changed a public interface)."""
     rows = ["| NAME | signature | what it must do |", "|---|---|---|"]
-    first: dict[str, str] = {}
-    for ex in exs:
-        params = parameters(ex)
-        shown = f"same as `{first[params]}`" if params in first else f"`{params}`"
-        first.setdefault(params, ex.name)
-        rows.append(f"| `{ex.name}` | {shown} | {ex.contract} |")
+    rows += [contract_row(ex) for ex in exs]
     return "\n".join(rows)
+
+
+def contract_row(ex: Exercise) -> str:
+    """``ex``'s row of the contract tables."""
+    return f"| `{ex.name}` | `{parameters(ex)}` | {ex.contract} |"
 
 
 def contract_tables() -> dict[str, str]:
