@@ -15,6 +15,10 @@ from pathlib import Path
 
 from helpers.paths import ROOT
 
+# what a test of the shipped course adds to its advice: it reads git's index, not the working tree
+STAGE = (", then stage what it wrote (git add): this test reads git's index, not the working "
+         "tree (docs/design.md, section 4)")
+
 
 @functools.cache
 def tracked() -> frozenset[str] | None:

@@ -23,7 +23,7 @@ from helpers.kernels import KERNELS, SOLUTIONS
 
 from .conftest import ROOT, TEST_REGISTRY, TESTS
 from .contradictions import contradictions
-from .shipped import committed, shipped_skeleton, tracked
+from .shipped import STAGE, committed, shipped_skeleton, tracked
 
 EXERCISES = sorted(ex.name for ex in exercises())
 
@@ -84,12 +84,12 @@ def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
     text = source(nb["cells"][at])
     start, end = hint_span(text)
     assert text[start:end] == hints_markdown(ex), \
-        f"{ex.notebook}, cell {at}: run python tools/sync_exercise_cells.py"
+        f"{ex.notebook}, cell {at}: run python tools/sync_exercise_cells.py" + STAGE
     assert "```" not in text[start:end], "a notebook holds no copy of a solution"
     # the exercise's code cell: %%kernel NAME over the skeleton git holds (both routes, one cell)
     code = check_cell(nb["cells"], name)
     assert source(nb["cells"][code]) == kernel_cell(ex, committed(f"kernels/{name}.cl").decode()), \
-        f"{ex.notebook}, cell {code}: run python tools/sync_exercise_cells.py"
+        f"{ex.notebook}, cell {code}: run python tools/sync_exercise_cells.py" + STAGE
 
 
 @pytest.mark.once
@@ -105,6 +105,27 @@ def test_every_lesson_counter_an_exercise_names_is_one_the_warp_model_shows():
             assert ex.technique is not None or ex.name == "histogram", ex.name
     assert sorted(lesson_exercises()) == ["bank_fix", "divergence_fix", "histogram", "spill_fix",
                                           "strided_fix"]
+
+
+@pytest.mark.once
+def test_a_name_registered_by_two_files_is_an_error():
+    """Issue 57 point 3: register() replaced a record silently. The same file may register a
+    name again (a registry file loaded by each check); another file may not."""
+    from dataclasses import replace
+
+    from helpers.exercises import model
+    with pytest.raises(ValueError, match="registered twice"):
+        model.register(replace(get("float_copy")), origin="somewhere/else.py")
+    assert get("float_copy").name == "float_copy"
+    before, origins = dict(model.REGISTRY), dict(model._ORIGIN)
+    try:
+        model.load_registry_file(TEST_REGISTRY)
+        model.load_registry_file(TEST_REGISTRY)           # again: the same file, no error
+    finally:                                # the tests' exercises out again, for the next tests
+        model.REGISTRY.clear()
+        model.REGISTRY.update(before)
+        model._ORIGIN.clear()
+        model._ORIGIN.update(origins)
 
 
 @pytest.mark.once
@@ -131,7 +152,7 @@ def test_the_contract_tables_are_made_from_the_records(path):
     span = table_span(text)
     assert span is not None, f"{path} has no contract-table markers"
     assert text[span[0]:span[1]].strip() == contract_tables()[path], \
-        f"{path}: run python tools/sync_exercise_cells.py"
+        f"{path}: run python tools/sync_exercise_cells.py" + STAGE
 
 
 @pytest.mark.parametrize("name", EXERCISES)

@@ -103,6 +103,27 @@ with open(path, "w", encoding="utf-8") as f:
 GENERATED = {"README.md", "docs/design.md", "helpers/data/skeletons.json"}
 
 
+def recipe() -> list[str]:
+    """docs/design.md's steps of adding an exercise (section 4), one string each: this test does
+    what they say, and fails where they and the course part ways (issue 57 point 6)."""
+    import re
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    start = text.index("### Adding an exercise, step by step")
+    body = text[start:text.index("\n\n", text.index("\n7. ", start))]
+    return [" ".join(m.split()) for m in re.split(r"\n(?=\d\. )", body)[1:]]
+
+
+def named(step: str) -> list[str]:
+    """What a step puts in backticks, NAME made the toy's."""
+    import re
+    return [x.replace("NAME", NAME) for x in re.findall(r"`([^`]+)`", step)]
+
+
+STEPS = recipe()
+NEW_FILES = {x for step in STEPS[:3] for x in named(step)[:1]}
+SYNC = next(x for x in named(STEPS[4]) if x.startswith("python tools/")).split()[1:]
+
+
 def course_files() -> list[str]:
     """The course's files as git sees them (tracked, and new ones it does not ignore), that exist."""
     try:
@@ -134,18 +155,31 @@ def course(tmp_path_factory) -> Path:
     (copy / "solutions" / f"{NAME}.cl").write_text(SOLUTION)
     made = run(copy, "-c", CELLS)
     assert made.returncode == 0, made.stderr
-    synced = run(copy, "tools/sync_exercise_cells.py")
+    synced = run(copy, *SYNC)
     assert synced.returncode == 0, synced.stdout + synced.stderr
     # what the toy touched: its three files and one notebook, and what the tool made from them
     now = {str(p.relative_to(copy)) for p in copy.rglob("*")
            if p.is_file() and "__pycache__" not in p.parts}
     changed = {p for p in before if (copy / p).read_bytes() != before[p]}
-    assert now - set(before) == {f"helpers/exercises/{NAME}.py", f"kernels/{NAME}.cl",
-                                 f"solutions/{NAME}.cl"}
+    assert now - set(before) == NEW_FILES
     assert changed == {f"notebooks/{NOTEBOOK}.ipynb", *GENERATED}, synced.stdout
-    agreed = run(copy, "tools/sync_exercise_cells.py", "--check")
+    agreed = run(copy, *SYNC, "--check")
     assert agreed.returncode == 0, agreed.stdout + agreed.stderr
     return copy
+
+
+@pytest.mark.once
+def test_the_recipe_in_design_md_is_every_step_this_test_takes():
+    assert len(STEPS) == 7 and all(s[0] == str(k + 1) for k, s in enumerate(STEPS)), STEPS
+    assert NEW_FILES == {f"helpers/exercises/{NAME}.py", f"kernels/{NAME}.cl",
+                         f"solutions/{NAME}.cl"}                  # what the fixture writes
+    assert "notebooks/NN-*.ipynb" in STEPS[3] and f'check("{NAME}")' in named(STEPS[3])
+    assert SYNC == ["tools/sync_exercise_cells.py"]               # what the fixture runs
+    assert GENERATED <= set(named(STEPS[4]))                      # all the tool changed
+    assert "git add" in STEPS[5] and "tests/shipped.py" in STEPS[5]
+    tests = named(STEPS[6])[0].split()
+    assert tests[:3] == ["python", "-m", "pytest"] and set(tests[3:-2]) == {
+        "tests/test_exercises.py", "tests/test_lesson_shape.py", "tests/test_learner_path.py"}
 
 
 @pytest.mark.once

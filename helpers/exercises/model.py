@@ -374,9 +374,19 @@ def exercises() -> list[Exercise]:
     return sorted((ex for ex in REGISTRY.values() if not ex.study_file), key=lambda ex: ex.place)
 
 
-def register(ex: Exercise) -> Exercise:
-    """Add (or replace) a record."""
-    REGISTRY[ex.name] = ex
+_ORIGIN: dict[str, str] = {}      # name -> the file that registered it
+
+
+def register(ex: Exercise, origin: str | None = None) -> Exercise:
+    """Add a record. A name registered by two files is an error (it once replaced the first
+    silently); the same file may register it again (a module reloaded, an instructor's registry
+    file loaded by each check). ``origin``: the registering file (default: the caller's)."""
+    import sys
+    origin = origin or sys._getframe(1).f_code.co_filename
+    if ex.name in REGISTRY and _ORIGIN.get(ex.name, origin) != origin:
+        raise ValueError(f"the exercise {ex.name!r} is registered twice: by {_ORIGIN[ex.name]} "
+                         f"and by {origin}")
+    REGISTRY[ex.name], _ORIGIN[ex.name] = ex, origin
     return ex
 
 
@@ -509,10 +519,12 @@ def study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) -
     """The record that checks study kernel ``function`` of kernels/studies/FILE against the
     contract of exercise ``base`` on ``cases`` (launches that kernel supports): its values only
     (a study kernel may lack the exercise's technique: that is what it is there to show)."""
+    import sys
     return register(replace(get(base), name=f"{base}:{function}", kernel=function,
                             title=f"study kernel {function} ({file})", cases=cases,
                             study_file=file, mistakes=(), performance=None, widest=None,
-                            tiled=False, technique=None, technique_build=()))
+                            tiled=False, technique=None, technique_build=()),
+                    origin=sys._getframe(1).f_code.co_filename)
 
 
 def grid_stride_details(case: Case) -> dict:
