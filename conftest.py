@@ -23,6 +23,7 @@ import tempfile
 
 os.environ.setdefault("COURSE_SOLUTIONS", "1")
 os.environ.setdefault("COURSE_SMALL", "1")
+os.environ.setdefault("COURSE_STRICT_CHECKS", "1")   # as the course's pytest plugin sets it
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 _RUN_FOLDER: str | None = None

@@ -37,6 +37,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import json
+import logging
 import os
 import queue
 import signal
@@ -51,11 +52,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from . import known, stopping
+from . import known, settings, stopping
 from .paths import ROOT, remove_tree
 from .protocol import Event
 from .words import plural
 
+LOG = logging.getLogger(__name__)    # the pool's workers: started, kept, killed and why, stopped
 WORKERS_VARIABLE = "COURSE_WORKERS"
 CHILD_VARIABLE = "COURSE_CHILD"
 OUTPUT_KEPT = 4096           # bytes kept of each end of a longer output
@@ -72,7 +74,7 @@ TASKS = {
 
 def workers_enabled() -> bool:
     """Warm workers are kept unless ``COURSE_WORKERS=0``."""
-    return os.environ.get(WORKERS_VARIABLE, "1") not in ("0", "")
+    return settings.text(WORKERS_VARIABLE) not in ("0", "")
 
 
 # What a child keeps of its parent's environment: what Python, the OpenCL drivers and the course
@@ -91,7 +93,7 @@ def child_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     Python and OpenCL need (see KEPT_VARIABLES), this package first on the module path."""
     # COURSE_KEEP_VARIABLES: more names to keep, comma-separated, a trailing * for a prefix (a
     # driver's variable this list does not know; the tests' fake driver)
-    more = [x.strip() for x in os.environ.get("COURSE_KEEP_VARIABLES", "").split(",") if x.strip()]
+    more = [x.strip() for x in settings.text("COURSE_KEEP_VARIABLES").split(",") if x.strip()]
     names = set(KEPT_VARIABLES) | {x for x in more if not x.endswith("*")}
     prefixes = KEPT_PREFIXES + tuple(x[:-1] for x in more if x.endswith("*"))
     kept = {k: v for k, v in os.environ.items() if k in names or k.startswith(prefixes)}
@@ -116,7 +118,7 @@ CPU_SECONDS = 600            # CPU time for one request (its wall time is bounde
 
 def memory_limit_mb() -> int:
     try:
-        return max(256, int(os.environ.get(MEMORY_VARIABLE, MEMORY_MB)))
+        return max(256, int(settings.text(MEMORY_VARIABLE)))
     except ValueError:
         return MEMORY_MB
 
@@ -251,6 +253,8 @@ class Child:
         self.ready = False
         self.ready_at: float | None = None
         self.requests = 0
+        LOG.debug("%s worker %s started (%s) in %s", key.task, self.proc.pid,
+                  key.owner or "no owner", self.dir)
         if not stopping.register(self, key.owner):   # stop_all ran while it started
             self.stop()
             raise stopping.Stopping("the work is being stopped: no new worker starts")
@@ -287,6 +291,8 @@ class Child:
 
     def stop(self) -> None:
         """Kill the child and everything it started; remove its files."""
+        LOG.debug("%s worker %s stopped after %d requests", self.key.task, self.proc.pid,
+                  self.requests)
         stopping.forget(self)
         self.stop_process()
         for stream in (self.proc.stdin, self.proc.stdout):
@@ -376,6 +382,10 @@ class Child:
                 outcome.watched = True
             else:
                 continue
+            why = ("cancelled" if outcome.cancelled else "past its time limit" if outcome.hung
+                   else "past its output limit" if outcome.flooded else "stopped by its watch")
+            LOG.info("%s worker %s (%s) killed: %s", self.key.task, self.proc.pid,
+                     self.key.owner or "no owner", why)
             self.stop_process()
             break
         outcome.seconds = time.perf_counter() - outcome.started
@@ -417,7 +427,7 @@ class Pool:
             self._reaper.start()
 
     def _reap(self) -> None:
-        limit = float(os.environ.get("COURSE_WORKER_IDLE", "600"))
+        limit = settings.number("COURSE_WORKER_IDLE")
         while True:
             time.sleep(min(30.0, limit))
             now = time.monotonic()
@@ -448,6 +458,7 @@ class Pool:
             with self._lock:
                 if child.key not in self._idle:
                     self._keep(child.key, child)
+                    LOG.debug("%s worker %s kept warm", child.key.task, child.proc.pid)
                     return
         child.stop()
         if self.prepare_after:

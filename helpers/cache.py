@@ -11,12 +11,14 @@ import os
 import threading
 from pathlib import Path
 
+from . import settings
+
 CACHE_VARIABLE = "COURSE_CACHE"
 
 
 def cache_dir() -> Path:
     """The cache folder (created on first use)."""
-    base = os.environ.get(CACHE_VARIABLE)
+    base = settings.text(CACHE_VARIABLE) or None
     if base:
         path = Path(base)
     else:

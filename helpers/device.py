@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pyopencl as cl
 
-from . import known
+from . import known, settings
 
 COURSE_DEVICE_VARIABLE = "COURSE_DEVICE"
 OCLGRIND_PLATFORM = "Oclgrind"
@@ -52,7 +52,7 @@ def register_intel_cpu_runtime() -> Path | None:
     runtime is not installed here or the folder cannot be written. On Windows the wheel's DLL is
     named in ``OCL_ICD_FILENAMES`` instead (:func:`helpers.platforms.register_intel_windows`).
     """
-    if os.environ.get(INTEL_ICD_VARIABLE) == "0":
+    if settings.text(INTEL_ICD_VARIABLE) == "0":
         return None
     if sys.platform == "win32":   # the wheel's DLL, through OCL_ICD_FILENAMES (see .platforms)
         from .platforms import register_intel_windows
@@ -198,7 +198,7 @@ def choose_device(pattern: str | None = None) -> cl.Device:
     if pattern is None and os.environ.get("PYOPENCL_CTX"):
         ctx = cl.create_some_context(interactive=False)
         return ctx.devices[0]
-    pattern = pattern or os.environ.get(COURSE_DEVICE_VARIABLE)
+    pattern = pattern or settings.text(COURSE_DEVICE_VARIABLE) or None
     if pattern:
         found = match_devices(pattern)
         if not found:

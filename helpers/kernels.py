@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pyopencl as cl
 
+from . import settings
 from .paths import KERNELS, ROOT, SOLUTIONS, display_path  # noqa: F401  (kernels.ROOT, ...)
 
 SOLUTIONS_VARIABLE = "COURSE_SOLUTIONS"
@@ -36,7 +37,7 @@ _DIAGNOSTIC = re.compile(
 
 def solutions_on() -> bool:
     """Whether the solutions switch (``COURSE_SOLUTIONS=1``) is on."""
-    return os.environ.get(SOLUTIONS_VARIABLE, "").lower() in {"1", "true", "yes", "on"}
+    return settings.flag(SOLUTIONS_VARIABLE)
 
 
 def kernel_path(name: str, *, solutions: bool | None = None) -> Path:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pyopencl as cl
 
-from . import cache
+from . import cache, settings
 from .apart import CHILD_VARIABLE
 from .device import DeviceSpec, device_key, driver_name, find_device
 from .known import PROBES
@@ -65,7 +65,7 @@ class KernelLeftOut(RuntimeError):
 
 def in_child() -> bool:
     """Whether this process is one the course started to run kernels apart (it builds directly)."""
-    return os.environ.get(CHILD_VARIABLE) == "1"
+    return settings.text(CHILD_VARIABLE) == "1"
 
 
 def program_key(path: Path | str, source: str, options: list[str] | tuple[str, ...] | None) -> str:

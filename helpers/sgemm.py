@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pyopencl as cl
 
-from . import cache
+from . import cache, settings
 from .device import device_key
 from .exercises import rounded_up
 from .exercises.passed import kernel_to_measure
@@ -417,7 +417,7 @@ def clblast_sgemm(ctx: cl.Context, queue: cl.CommandQueue, n: int, repeats: int 
         queue.finish()
         samples.append(time.perf_counter() - start)
     s = float(np.median(samples))
-    version = os.environ.get("COURSE_CLBLAST_VERSION", os.path.basename(lib._name))
+    version = (settings.text("COURSE_CLBLAST_VERSION") or os.path.basename(lib._name))
     return {"label": f"CLBlast SGEMM ({version}, timed on the host)", "kernel": "clblast",
             "seconds": s, "min_seconds": float(min(samples)),
             "max_seconds": float(max(samples)), "repeats": repeats,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from . import settings
 from .device import facts
 from .probe import KernelLeftOut
 from .words import plural
@@ -30,13 +31,13 @@ def grading_profile() -> bool:
     """Whether notebooks run to be graded (``COURSE_GRADING=1``, which the grader sets): every
     measurement at small sizes, timed a few times, so that no cell of a slow laptop's notebook
     nears nbval's limit on a cell; the checks are the same."""
-    return os.environ.get(GRADING_VARIABLE, "").lower() in _ON
+    return settings.flag(GRADING_VARIABLE)
 
 
 def small_sizes() -> bool:
     """Whether the small-size switch is on (``COURSE_SMALL=1``: slow machines, CI; and the
     grading profile)."""
-    return os.environ.get(SMALL_VARIABLE, "").lower() in _ON or grading_profile()
+    return settings.flag(SMALL_VARIABLE) or grading_profile()
 
 
 def say_grading_profile() -> None:
@@ -94,7 +95,6 @@ class Busy:
         return self
 
     def __exit__(self, *exc) -> None:
-        import os
         if self._start is None:
             return
         try:

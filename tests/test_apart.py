@@ -245,3 +245,14 @@ def test_no_flood_of_events_keeps_a_child_past_its_cap(child):
     assert not asking.is_alive(), "the child's events kept it alive past its cap"
     out = result["out"]
     assert out.hung and not out.ended and out.marks.get("built") is not None
+
+
+@pytest.mark.once
+def test_the_pool_logs_why_it_killed_a_worker(child, caplog):
+    """Issue 57 point 7: the worker pool logs through logging (helpers.apart's logger)."""
+    import logging
+    with caplog.at_level(logging.DEBUG, logger="helpers.apart"):
+        out = child.request({"do": "sleep", "seconds": 30}, timeout=0.5)
+    assert out.hung
+    said = [r.getMessage() for r in caplog.records if r.name == "helpers.apart"]
+    assert any("killed: past its time limit" in m for m in said), said

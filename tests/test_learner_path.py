@@ -142,15 +142,17 @@ def test_a_kernel_cell_for_no_exercise_says_how_to_use_it(workspace, capsys):
 
 def test_a_failed_check_fails_its_cell_only_where_checks_are_strict(workspace, capsys, monkeypatch,
                                                                    oclgrind_present):
+    from helpers.pytest_plugin import pytest_configure
+    monkeypatch.delenv("COURSE_STRICT_CHECKS", raising=False)   # a learner's notebook
     assert check("float_copy") is None                      # the skeleton: printed, no exception
     assert "float_copy failed" in capsys.readouterr().out
     monkeypatch.setenv("COURSE_STRICT_CHECKS", "1")         # the grader
     with pytest.raises(KernelCheckFailed):
         check("float_copy")
     monkeypatch.delenv("COURSE_STRICT_CHECKS")
-    monkeypatch.setenv("PYTEST_CURRENT_TEST", "nbval")      # a notebook under nbval
+    pytest_configure(None)                                  # a notebook under nbval: the plugin
     assert strict_checks()
-    monkeypatch.delenv("PYTEST_CURRENT_TEST")
+    monkeypatch.delenv("COURSE_STRICT_CHECKS")
     assert not strict_checks()                              # a learner's notebook
     monkeypatch.setenv("COURSE_SOLUTIONS", "1")             # a failing solution is the course's bug
     assert strict_checks()

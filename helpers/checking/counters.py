@@ -18,13 +18,13 @@ learner's device (``plots.model_beside_time`` draws it).
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import apart
+from .. import settings as course_settings
 from ..exercises import Case, Exercise, get
 from ..exercises.passed import has_passed
 from ..kernels import KERNELS, display_path, kernel_path, solution_file
@@ -106,7 +106,7 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
         except learner.RefusedFile as e:
             return _unavailable(str(e), exercise=name, kernel_file=shown)
     settings = {k: str(v) for k, v in (("warp_size", warp_size), ("banks", banks)) if v}
-    warp = int(settings.get("warp_size") or os.environ.get(SETTINGS["warp_size"]) or 32)
+    warp = int(settings.get("warp_size") or course_settings.number(SETTINGS["warp_size"]))
     chosen = case or representative_case(ex, warp)
     about = {"exercise": name, "kernel_file": shown, "case": chosen.label()}
     built = build.plugin()
@@ -318,7 +318,7 @@ def compare(name: str, seed: int | None = None) -> list[dict]:
     if theirs is not None:
         kernels.append(("solution", "the solution", name, theirs))
     seed = secrets.randbits(31) if seed is None else seed
-    case = representative_case(ex, int(os.environ.get(SETTINGS["warp_size"]) or 32))
+    case = representative_case(ex, int(course_settings.number(SETTINGS["warp_size"])))
     rows = []
     for role, label, record, path in kernels:
         facts = counters(record, path, case=case, seed=seed, build_options=ex.technique_build)
@@ -362,7 +362,7 @@ def exercises_and_times(ctx, queue, entries: tuple, counter: str,
     seed = secrets.randbits(31) if seed is None else seed
     named = [e if isinstance(e, tuple) else (e, None, None) for e in entries]
     last = get(named[-1][0])
-    default_model = representative_case(last, int(os.environ.get(SETTINGS["warp_size"]) or 32))
+    default_model = representative_case(last, int(course_settings.number(SETTINGS["warp_size"])))
     default_timing = get_bench_case(last.name) if last.bench_cases else None
     rows = []
     for name, model_case, timing_case in named:

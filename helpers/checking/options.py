@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
+from .. import settings
+
 BUILD_TIMEOUT = 120.0        # seconds for the child to start and build (first PoCL build is slow)
 RUN_TIMEOUT = 30.0           # seconds for all cases on the device, once built
 OCLGRIND_RUN_TIMEOUT = 120.0  # Oclgrind simulates every work-item
@@ -30,7 +32,7 @@ UNINITIALIZED_UP_TO = 512
 
 
 def _switch(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0")
+    return settings.given(name) and settings.text(name).strip() != "0"
 
 
 def default_oclgrind_workers() -> int:
@@ -44,7 +46,7 @@ def default_oclgrind_workers() -> int:
     cases in two, which a wrong kernel runs all of: a wrong sgemm_tiled took 0.52-0.67 s with two
     and 0.34 s with three. On 2 cores the workers share the same cores and gain nothing. A hub
     (deploy/) and the grader set 1: their cores are their learners'."""
-    given = os.environ.get("COURSE_OCLGRIND_WORKERS", "")
+    given = settings.text("COURSE_OCLGRIND_WORKERS")
     if given.strip().isdigit() and int(given) > 0:
         return int(given)
     cores = usable_cores()

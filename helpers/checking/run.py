@@ -9,7 +9,6 @@ kernel that failed, crashed, hung or was stopped is discarded and a fresh one st
 
 from __future__ import annotations
 
-import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -18,7 +17,7 @@ from threading import Event
 
 import pyopencl as cl
 
-from .. import apart
+from .. import apart, settings
 from ..device import DeviceSpec, choose_device, describe
 from ..exercises import device_limits, get, load_registry_file, uses_local_memory
 from ..exercises.passed import remember_pass
@@ -430,14 +429,13 @@ STRICT_VARIABLE = "COURSE_STRICT_CHECKS"
 
 
 def strict_checks() -> bool:
-    """Whether a failed check fails its cell (raises): under nbval and the grader (pytest runs the
-    notebook: its kernel inherits ``PYTEST_CURRENT_TEST``), with the solutions switched on (a
-    failing solution is the course's bug), or when ``COURSE_STRICT_CHECKS`` says so (``0``: never).
+    """Whether a failed check fails its cell (raises): when ``COURSE_STRICT_CHECKS`` says so (set
+    under pytest by the course's plugin, helpers/pytest_plugin.py, so under nbval and the grader;
+    ``0``: never), and with the solutions switched on (a failing solution is the course's bug).
     In a learner's notebook a failed check prints its verdict and Run All goes on."""
-    value = os.environ.get(STRICT_VARIABLE, "").strip().lower()
-    if value:
-        return value in {"1", "true", "yes", "on"}
-    return solutions_on() or "PYTEST_CURRENT_TEST" in os.environ
+    if settings.given(STRICT_VARIABLE):
+        return settings.flag(STRICT_VARIABLE)
+    return solutions_on()
 
 
 def check(name: str, kernel: str | Path | None = None, options: CheckOptions | None = None,

@@ -29,8 +29,10 @@ import threading
 import urllib.request
 from pathlib import Path
 
+from .. import settings
+
 URL_VARIABLE = "COURSE_CLASS_URL"
-TOKEN_VARIABLE = "JUPYTERHUB_API_TOKEN"
+HUB_TOKEN = "JUPYTERHUB_API_TOKEN"
 SEND_TIMEOUT = 2.0
 QUEUE_SIZE = 20
 
@@ -43,7 +45,7 @@ delivered = 0
 
 def destination() -> tuple[str, str] | None:
     """The service's events URL and the server's token, or None outside the course's hub."""
-    url, token = os.environ.get(URL_VARIABLE, "").strip(), os.environ.get(TOKEN_VARIABLE, "")
+    url, token = settings.text(URL_VARIABLE).strip(), os.environ.get(HUB_TOKEN, "")
     if not url or not token:
         return None
     return url.rstrip("/") + "/events", token

@@ -31,6 +31,7 @@ import time
 from collections import Counter, OrderedDict
 from pathlib import Path
 
+from .. import settings
 from ..paths import remove_tree
 
 SOURCE_BYTES = 1 << 20      # a kernel's text, UTF-8 (the checks' own limit on a kernel file)
@@ -53,7 +54,6 @@ def jail() -> str | None:
     from .. import apart
     if apart.SANDBOX is not None:
         return None
-    import os
 
     from ..checking.sandbox import GradingSandbox, why_not
     why = why_not()
@@ -63,7 +63,7 @@ def jail() -> str | None:
             print(f"class view: no re-checks, since they cannot be sandboxed here ({why}); every "
                   f"check stays self-reported", file=sys.stderr, flush=True)
         return why
-    database = Path(os.environ.get("COURSE_CLASS_DB", "class-view.sqlite")).resolve()
+    database = Path(settings.text("COURSE_CLASS_DB")).resolve()
     apart.SANDBOX = GradingSandbox([database.with_name(database.name + end)
                                     for end in ("", "-wal", "-shm", "-journal")])
     return None

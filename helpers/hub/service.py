@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 from tornado import web
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
+from .. import settings
 from ..words import plural
 from .recheck import SOURCE_BYTES, Rechecker
 from .store import SELF_REPORTED, Cell, ClassState, Store, class_state, grader_csv
@@ -53,15 +54,11 @@ KERNEL_HASH = re.compile(r"^[0-9a-f]{0,64}$")
 
 
 def settings_from_environment() -> dict:
-    env = os.environ
-    return {"db": env.get("COURSE_CLASS_DB", "class-view.sqlite"),
-            "instructors": env.get("COURSE_INSTRUCTORS_GROUP", "instructors"),
-            "stuck_minutes": float(env.get("COURSE_STUCK_MINUTES", "15")),
-            "stuck_fails": int(env.get("COURSE_STUCK_FAILS", "3")),
-            "rate": int(env.get("COURSE_CLASS_RATE", "30")),
-            "refresh": float(env.get("COURSE_CLASS_REFRESH", "10")),
-            "recheck": env.get("COURSE_CLASS_RECHECK", "1").strip().lower() not in (
-                "0", "false", "no", "off")}
+    t, n = settings.text, settings.number
+    return {"db": t("COURSE_CLASS_DB"), "instructors": t("COURSE_INSTRUCTORS_GROUP"),
+            "stuck_minutes": n("COURSE_STUCK_MINUTES"), "stuck_fails": int(n("COURSE_STUCK_FAILS")),
+            "rate": int(n("COURSE_CLASS_RATE")), "refresh": n("COURSE_CLASS_REFRESH"),
+            "recheck": t("COURSE_CLASS_RECHECK").strip().lower() not in ("0", "false", "no", "off")}
 
 
 def course_exercises() -> list[str]:
