@@ -234,3 +234,34 @@ def test_a_file_edited_during_its_check_is_not_recorded_as_passed(tmp_path, monk
     assert kernel.read_text() == edited
     assert not has_passed("leaky_relu", kernel)
     assert cache.read("passed-checks")["leaky_relu"] == [text_digest(first)]
+
+
+_OPENED: list[str] = []
+_WATCHED: list[str] = []
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event == "open" and _WATCHED and args and str(args[0]) in _WATCHED:
+        _OPENED.append(str(args[0]))
+
+
+def test_a_check_reads_its_kernel_file_once(tmp_path, oclgrind_present):
+    """Issue 57 point 1: the kernel is read once, when the check starts (its Submission); every
+    pass, the warp model's counts, the verdict and the record of passed checks take that text,
+    and nothing opens the file again (it may change meanwhile)."""
+    import sys
+
+    from helpers.kernels import solution_file
+    kernel = tmp_path / "transpose.cl"          # a technique exercise: the warp model counts it
+    kernel.write_text(solution_file("transpose").read_text())
+    if _audit not in getattr(sys, "_course_audits", []):
+        sys.addaudithook(_audit)
+        sys._course_audits = [*getattr(sys, "_course_audits", []), _audit]
+    _OPENED.clear()
+    _WATCHED[:] = [str(kernel)]
+    try:
+        report = run_check("transpose", kernel=kernel)
+    finally:
+        _WATCHED.clear()
+    assert report.passed, report.message
+    assert _OPENED == [str(kernel)], _OPENED

@@ -80,7 +80,7 @@ def _unavailable(why: str, **more) -> dict:
 def counters(name: str, kernel: str | Path | None = None, solutions: bool = False,
              case: Case | None = None, *, warp_size: int | None = None, banks: int | None = None,
              seed: int | None = None, build_options: tuple[str, ...] | None = None,
-             owner: str = "", source: str | None = None) -> dict:
+             owner: str = "", submission: learner.Submission | None = None) -> dict:
     """The warp model's counters for exercise ``name``'s kernel (``kernel``; default
     ``kernels/NAME.cl``, ``solutions/NAME.cl`` with ``solutions``) on ``case`` (default
     :func:`representative_case`). ``warp_size``, ``banks``: another GPU's (default 32 and 32, or
@@ -96,13 +96,15 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
     if kernel is None and ex.study_file:
         kernel = KERNELS / "studies" / ex.study_file
     path = Path(kernel) if kernel is not None else kernel_path(name, solutions=solutions)
+    if submission is not None:       # a check's: the text it read, never the file again
+        path = submission.path
     shown = display_path(path)
-    if source is None:     # a check passes the text it read: one read of the submission
+    if submission is None:
         if not path.is_file():
             return _unavailable(f"there is no kernel file {shown}", exercise=name,
                                 kernel_file=shown)
         try:
-            source = learner.kernel_text(path, shown)
+            submission = learner.Submission(path, learner.kernel_text(path, shown))
         except learner.RefusedFile as e:
             return _unavailable(str(e), exercise=name, kernel_file=shown)
     settings = {k: str(v) for k, v in (("warp_size", warp_size), ("banks", banks)) if v}
@@ -118,19 +120,19 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
         return _unavailable("Oclgrind, which runs the warp model, is not installed", **about)
     with _lock:
         options = ex.technique_build if build_options is None else build_options
-        return _run(ex, path, source, chosen, built.path, settings, seed, about,
+        return _run(ex, submission, chosen, built.path, settings, seed, about,
                     DeviceSpec.of(grind), list(options), owner)
 
 
-def _run(ex: Exercise, path: Path, source: str, case: Case, plugin: Path, settings: dict,
+def _run(ex: Exercise, submission: learner.Submission, case: Case, plugin: Path, settings: dict,
          seed: int | None, about: dict, spec, build_options: list[str], owner: str) -> dict:
     # the plugin writes into the worker's own folder ("{dir}": the one place a graded worker's
     # sandbox lets it write), never into this process's /tmp, which a sandbox does not show
     env = {"OCLGRIND_PLUGINS": str(plugin), "COURSE_WARP_OUT": "{dir}/" + OUT_NAME,
            **{SETTINGS[k]: v for k, v in settings.items()}}
     options = CheckOptions(owner=owner)
-    chk = Check(ex, path, secrets.randbits(31) if seed is None else seed, options, apart.Lease(),
-                source)
+    chk = Check(ex, submission, secrets.randbits(31) if seed is None else seed, options,
+                apart.Lease())
     result = run_pass(chk, spec, [case], PassPlan(options.oclgrind_run_timeout, env=env,
                                                    build_options=tuple(build_options)))
     text = _new_counts(result.worker_dir / OUT_NAME) if result.worker_dir else ""

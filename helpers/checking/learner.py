@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 KERNEL_BYTES = 1 << 20        # a kernel file larger than this is refused (the course's are < 10 KB)
@@ -64,6 +65,33 @@ def kernel_text(path: Path, shown: str, follow: bool = True) -> str:
         raise RefusedFile(f"{shown} is not UTF-8 text (byte 0x{data[e.start]:02x} on line "
                           f"{line}): save it as UTF-8, the encoding the course's files use") \
             from None
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A kernel handed in, read once when its check starts (:meth:`read`): what every pass
+    builds, what the warp model counts, what the verdict names, what the record of passed checks
+    keeps (its digest) and what the class view's re-check is given. Nothing after it opens the
+    kernel file again (which may change meanwhile, or be a link)."""
+
+    path: Path
+    text: str
+    refused: str | None = None     # why it cannot be built as handed in (None: it can)
+
+    @classmethod
+    def read(cls, path: Path, shown: str | None = None) -> Submission:
+        shown = shown or str(path)
+        try:
+            text = kernel_text(path, shown)
+        except RefusedFile as e:
+            return cls(path, "", str(e))
+        return cls(path, text, self_contained(text, shown))
+
+    @property
+    def digest(self) -> str:
+        """The text's digest (SHA-256 of its UTF-8), as the record of passed checks keeps it."""
+        from ..exercises.passed import text_digest
+        return text_digest(self.text)
 
 
 # the nine trigraphs, which a C compiler may replace before anything else (clang does in OpenCL C's

@@ -24,6 +24,7 @@ from ..device import DeviceSpec
 from ..exercises import Case, Exercise
 from ..protocol import Event
 from . import oclgrind
+from .learner import Submission
 from .options import (
     OCLGRIND_BUDGET,
     OUTPUT_LIMIT,
@@ -94,11 +95,19 @@ class Check:
     """One check's fixed parts, handed to each of its passes."""
 
     ex: Exercise
-    path: Path
+    submission: Submission           # the kernel, read once when the check started
     seed: int
     options: CheckOptions
     lease: apart.Lease
-    source: str = ""                 # the kernel's text, read once: what every pass builds
+
+    @property
+    def path(self) -> Path:
+        return self.submission.path
+
+    @property
+    def source(self) -> str:
+        """The kernel's text, as read once: what every pass builds."""
+        return self.submission.text
 
 
 def worker_key(device: DeviceSpec, env: dict[str, str], owner: str) -> apart.Key:

@@ -100,14 +100,10 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
     dev = choose_device(options.device)
     # built from its own text alone, read once here: not from the file (which may change, or be
     # a link), nor with any include path
-    try:
-        source = learner.kernel_text(path, display_path(path))
-        refused = learner.self_contained(source, display_path(path))
-    except learner.RefusedFile as e:
-        source, refused = "", str(e)
-    chk = Check(ex, path, seed, options, apart.Lease(), source)
-    if refused is not None:
-        return refused_report(chk, dev, refused)
+    chk = Check(ex, learner.Submission.read(path, display_path(path)), seed, options,
+                apart.Lease())
+    if chk.submission.refused is not None:
+        return refused_report(chk, dev, chk.submission.refused)
     report = None
     try:
         report = _passes(chk, dev, on_verdict)
@@ -292,7 +288,7 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
         report = _technique(chk, report, where)
     warned = False
     if report.passed:
-        remember_pass(name, chk.source)     # the text judged, not the file read again
+        remember_pass(name, chk.submission.digest)   # the text judged, not the file again
         if ex.performance is not None and not report.miscompiled:
             if on_verdict is not None and not options.speed_required:
                 # the verdict (warnings included) now; the speed lines follow it when timed
@@ -322,8 +318,8 @@ def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
     from .counters import counters
     ex = chk.ex
     for case in (None, *ex.technique_cases):     # the representative case first, then the others
-        facts = counters(ex.name, chk.path, seed=chk.seed, owner=chk.options.owner, case=case,
-                         source=chk.source)
+        facts = counters(ex.name, seed=chk.seed, owner=chk.options.owner, case=case,
+                         submission=chk.submission)
         if not facts.get("available"):     # a right result alone is not a pass here
             return _not_judged(report, chk, where, facts.get("why") or "no reason given")
         missing = ex.technique(facts)
@@ -373,8 +369,9 @@ def _interleaved_speed(chk: Check, spec: DeviceSpec) -> PassResult:
     from .runner import SPEED_ROUNDS
     ex = chk.ex
     theirs = solution_file(ex.name)
-    ref = None if theirs is None else Check(ex, theirs, chk.seed, replace(chk.options, owner=""),
-                                            apart.Lease(), theirs.read_text(encoding="utf-8"))
+    ref = None if theirs is None else Check(ex, learner.Submission(
+        theirs, theirs.read_text(encoding="utf-8")), chk.seed, replace(chk.options, owner=""),
+        apart.Lease())
     sp, found, ref_clean = None, {}, True
     for r in range(SPEED_ROUNDS):
         mine = run_pass(chk, spec, [], PassPlan(SPEED_TIMEOUT, speed=True, rounds=1,
