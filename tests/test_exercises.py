@@ -118,6 +118,12 @@ def test_a_name_registered_by_two_files_is_an_error():
         model.register(replace(get("float_copy")), origin="somewhere/else.py")
     assert get("float_copy").name == "float_copy"
     before, origins = dict(model.REGISTRY), dict(model._ORIGIN)
+    assert not any(":" in name for name in model.REGISTRY)      # study kernels: a registry apart
+    assert all(ex.study_file for ex in model.STUDY_KERNELS.values()) and model.STUDY_KERNELS
+    with pytest.raises(KeyError) as said:
+        get("no_such_exercise")
+    assert not any(f"{name}," in str(said.value) or f"{name}." in str(said.value)
+                   for name in model.STUDY_KERNELS)  # a learner is never offered a study kernel
     try:
         model.load_registry_file(TEST_REGISTRY)
         model.load_registry_file(TEST_REGISTRY)           # again: the same file, no error

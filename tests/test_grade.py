@@ -9,7 +9,6 @@ import json
 import shutil
 import tarfile
 import zipfile
-from pathlib import Path
 
 import pytest
 

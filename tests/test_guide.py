@@ -29,7 +29,7 @@ def test_every_notebook_has_a_guide_with_its_minutes_and_sections(notebook):
     teach, work = guide.minutes(notebook.stem)
     assert 5 <= teach <= 60 and 0 <= work <= 90 and 15 <= teach + work <= 120, (teach, work)
     at = [text.find(s) for s in SECTIONS]
-    assert all(a >= 0 for a in at) and at == sorted(at), dict(zip(SECTIONS, at))
+    assert all(a >= 0 for a in at) and at == sorted(at), dict(zip(SECTIONS, at, strict=True))
     questions = text[at[2]:at[3]]
     assert len(re.findall(r"^\d+\. ", questions, re.M)) >= 2
     assert questions.count("*Answer:*") >= 2

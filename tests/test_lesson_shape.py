@@ -83,7 +83,8 @@ def test_a_notebook_opens_with_objectives_prerequisites_time_and_the_glossary(pa
     for part in ("**You will:**", "**Prerequisites:**", "**Time:**"):
         assert part in first, f"{path.name}: no {part} in the first cell"
     minutes = int(re.search(r"\*\*Time:\*\* about (\d+) minutes", first).group(1))
-    from helpers.guide import minutes as guide_minutes   # the time it states is its guide's
+    from helpers.guide import minutes as guide_minutes
+    # the time it states is its facilitator's guide's
     assert minutes == sum(guide_minutes(path.stem)), f"{path.name}: {minutes} minutes"
     assert "(../docs/glossary.md)" in first, f"{path.name}: the glossary is not linked"
 

@@ -21,6 +21,7 @@ import pkgutil
 
 from .model import (
     REGISTRY,
+    STUDY_KERNELS,
     Buffer,
     Case,
     Exercise,
@@ -66,7 +67,8 @@ def exercise_modules() -> list[str]:
 for _name in exercise_modules():
     importlib.import_module(f"{__name__}.{_name}")   # each registers its record
 
-__all__ = ["REGISTRY", "Buffer", "Case", "Exercise", "FindingHint", "Inputs", "Limits", "LocalMem",
+__all__ = ["REGISTRY", "STUDY_KERNELS", "Buffer", "Case", "Exercise", "FindingHint", "Inputs",
+           "Limits", "LocalMem",
            "Mistake", "NOT_EXERCISES",
            "Outputs", "Performance", "Scalar", "beyond_the_data", "device_limits",
            "exercise_modules", "exercises", "get", "load_registry_file",

@@ -365,38 +365,44 @@ def signature(ex: Exercise) -> str:
     return f"__kernel void {ex.function}{parameters(ex)}"
 
 
-REGISTRY: dict[str, Exercise] = {}
+REGISTRY: dict[str, Exercise] = {}       # the learner's exercises, by name
+# the course's study kernels that the checker checks against an exercise's contract
+# ("BASE:FUNCTION", from kernels/studies/): a registry of their own, never listed as exercises
+STUDY_KERNELS: dict[str, Exercise] = {}
 
 
 def exercises() -> list[Exercise]:
-    """The learner's exercises in the course's order (by ``place``; the registry less the study
-    kernels it also checks)."""
-    return sorted((ex for ex in REGISTRY.values() if not ex.study_file), key=lambda ex: ex.place)
+    """The learner's exercises in the course's order (by ``place``)."""
+    return sorted(REGISTRY.values(), key=lambda ex: ex.place)
 
 
 _ORIGIN: dict[str, str] = {}      # name -> the file that registered it
 
 
 def register(ex: Exercise, origin: str | None = None) -> Exercise:
-    """Add a record. A name registered by two files is an error (it once replaced the first
-    silently); the same file may register it again (a module reloaded, an instructor's registry
-    file loaded by each check). ``origin``: the registering file (default: the caller's)."""
+    """Add a record (a study kernel's to :data:`STUDY_KERNELS`). A name registered by two files
+    is an error (it once replaced the first silently); the same file may register it again (a
+    module reloaded, an instructor's registry file loaded by each check). ``origin``: the
+    registering file (default: the caller's)."""
     import sys
     origin = origin or sys._getframe(1).f_code.co_filename
-    if ex.name in REGISTRY and _ORIGIN.get(ex.name, origin) != origin:
+    if (ex.name in REGISTRY or ex.name in STUDY_KERNELS) and \
+            _ORIGIN.get(ex.name, origin) != origin:
         raise ValueError(f"the exercise {ex.name!r} is registered twice: by {_ORIGIN[ex.name]} "
                          f"and by {origin}")
-    REGISTRY[ex.name], _ORIGIN[ex.name] = ex, origin
+    (STUDY_KERNELS if ex.study_file else REGISTRY)[ex.name] = ex
+    _ORIGIN[ex.name] = origin
     return ex
 
 
 def get(name: str) -> Exercise:
-    """The record of exercise ``name``; KeyError with the known names otherwise."""
-    try:
-        return REGISTRY[name]
-    except KeyError:
+    """The record of exercise (or study kernel) ``name``; KeyError naming the exercises
+    otherwise."""
+    found = REGISTRY.get(name) or STUDY_KERNELS.get(name)
+    if found is None:
         known = ", ".join(sorted(REGISTRY)) or "none"
         raise KeyError(f"There is no exercise named {name!r}. Exercises: {known}.") from None
+    return found
 
 
 def load_registry_file(path: str | Path) -> None:
