@@ -252,6 +252,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _at_least_one(text: str) -> int:
+    """An argument that is a whole number of at least 1 (a tmpfs of size 0 is unbounded)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
 def _slides(args) -> int:
     from . import slides
     written = slides.build(args.out or slides.DECKS, args.only)
@@ -327,7 +338,7 @@ def _add_grading(sub) -> None:
     p.add_argument("--max-minutes", type=float, default=240.0,
                    help="the whole grade's cap: past it, what is left is marked timed out and what "
                         "was graded is written (default 240)")
-    p.add_argument("--scratch-mb", type=int, default=256,
+    p.add_argument("--scratch-mb", type=_at_least_one, default=256,
                    help="run by root, each check worker's folder is a tmpfs of this many MB, all "
                         "that a learner's code may write there (default 256)")
 

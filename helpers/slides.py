@@ -37,7 +37,7 @@ NOTEBOOKS = ROOT / "notebooks"
 # code cells that draw one of the course's figures: drawn here, shown without their code
 _FIGURE = re.compile(r"^\s*(diagrams|technique_diagrams|plots\.ndrange_grid)\b|"
                      r"^\s*plots\.\w+\(ndrange\.", re.M)
-_PREDICT = re.compile(r"""predict\(\s*["'][^"']*["']\s*,\s*["']([^"']*)["']""")
+_PREDICT = re.compile(r"""predict\(\s*(["'])[^"']*\1\s*,\s*(?:"([^"]*)"|'([^']*)')""")
 _KERNEL = re.compile(r"\A\s*%%kernel[ \t]+(\w+)")
 _DETAILS = re.compile(r"\A\s*<details>\s*<summary>\s*(\w+)")
 _LONG = 18           # lines of a demo's code on a slide; the rest is in the notebook
@@ -77,15 +77,16 @@ def layout(nb: dict, draw=None) -> dict:
             for block in _blocks(text):
                 cells += _markdown_slides(block)
             continue
-        if not setup_seen:              # the imports and the device: nothing to show
-            setup_seen = True
+        if not setup_seen and re.match(r"\s*(import|from)\s", text):   # the imports and the
+            setup_seen = True                                          # device: nothing to show
             continue
         kernel = _KERNEL.match(text)
         if kernel:
             cells += _exercise_slides(kernel.group(1), text)
         elif _PREDICT.search(text):
             if not any("**Predict:**" in _source(c) for c in cells[-1:]):
-                question = _PREDICT.search(text).group(1)
+                found = _PREDICT.search(text)
+                question = found.group(2) or found.group(3)
                 cells.append(_markdown(f"**Predict:** {question}", "subslide"))
         elif _FIGURE.search(text):
             drawn = draw(text) if draw is not None else None
@@ -108,10 +109,11 @@ def _blocks(text: str) -> list[str]:
     """A markdown cell cut where a slide may change: before each heading and each prediction,
     and around each ``<details>`` block (a hint, an answer)."""
     blocks: list[list[str]] = [[]]
-    inside = False
+    inside = fenced = False
     for line in text.splitlines():
-        if not inside and (line.startswith(("#", "**Predict:**"))
-                           or line.lstrip().startswith("<details>")):
+        fenced ^= line.lstrip().startswith("```")      # a '#' in a code block is code
+        if not inside and not fenced and (line.startswith(("#", "**Predict:**"))
+                                          or line.lstrip().startswith("<details>")):
             blocks.append([])
             inside = line.lstrip().startswith("<details>")
         blocks[-1].append(line)
@@ -220,7 +222,8 @@ def build(out: Path = DECKS, only: list[str] | None = None) -> list[Path]:
     shutil.copytree(REVEAL, out / "reveal")
     written = []
     for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb")):
-        if only and not notebook.stem.startswith(tuple(only)):
+        if only and not notebook.stem.startswith(tuple(x.zfill(2) if x.isdigit() else x
+                                                        for x in only)):
             continue
         written.append(deck(notebook, out))
         guide = page(notebook.stem)

@@ -135,9 +135,9 @@ def time_kernel(launch: Callable[[], cl.Event], *, warmup: int = 2, repeats: int
     The first launches are not counted: a CPU device compiles a work-group function at each new
     local size, and caches warm up.
     """
-    if grading_profile():
-        say_grading_profile()
-        warmup, repeats = min(warmup, 1), min(repeats, GRADING_REPEATS)
+    if grading_profile() and not settings.given("COURSE_CHILD"):   # a check's own timing
+        say_grading_profile()                  # (in a worker) stays what it is: verdicts do not
+        warmup, repeats = min(warmup, 1), min(repeats, GRADING_REPEATS)   # change in the profile
     for _ in range(warmup):
         launch().wait()
     samples = tuple(event_seconds(launch()) for _ in range(repeats))

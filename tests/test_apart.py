@@ -138,6 +138,7 @@ def test_no_workers_mode_and_owners(monkeypatch):
 def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     """Oclgrind counts its reports over its whole life and goes silent after OCLGRIND_MAX_ERRORS:
     a second pass in the same worker would find nothing (seen: a divergent barrier)."""
+    from helpers.checking.learner import Submission
     from helpers.checking.options import CheckOptions
     from helpers.checking.passes import Check, PassPlan, oclgrind_environment, run_pass
     from helpers.device import DeviceSpec, oclgrind_device
@@ -145,7 +146,7 @@ def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     ex = get("parallel_sum")
     small = [c for c in ex.cases if c.small]
     path = ROOT / "tests" / "wrong" / "parallel_sum" / "barrier_in_branch.cl"
-    chk = Check(ex, path, 1, CheckOptions(), apart.Lease(), path.read_text())
+    chk = Check(ex, Submission(path, path.read_text()), 1, CheckOptions(), apart.Lease())
     spec = DeviceSpec.of(oclgrind_device())
     try:
         passes = [run_pass(chk, spec, small, PassPlan(60, env=oclgrind_environment()))
@@ -176,13 +177,15 @@ def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
     divergent barrier; a worker still starting (NVIDIA's context: 1.8 s) or building has not yet
     run anything, so the watch waits for the build (here a watch that would call it stuck at once,
     in a fresh worker, on a kernel that never ends)."""
+    from helpers.checking.learner import Submission
     from helpers.checking.options import CheckOptions
     from helpers.checking.passes import Check, PassPlan, run_pass
     from helpers.device import DeviceSpec, choose_device
     from helpers.exercises import get
     ex = get("float_copy")
     path = ROOT / "tests" / "wrong" / "float_copy" / "endless.cl"
-    chk = Check(ex, path, 1, CheckOptions(owner="stuck-watch"), apart.Lease(), path.read_text())
+    chk = Check(ex, Submission(path, path.read_text()), 1, CheckOptions(owner="stuck-watch"),
+                apart.Lease())
     try:
         p = run_pass(chk, DeviceSpec.of(choose_device()), list(ex.cases[:2]),
                      PassPlan(60, guard=True), stuck=lambda moved_at: 0.05)

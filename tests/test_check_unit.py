@@ -588,14 +588,15 @@ def test_a_learners_speed_pass_carries_no_solution(tmp_path):
     import json
 
     from helpers import apart
+    from helpers.checking.learner import Submission
     from helpers.checking.options import CheckOptions
     from helpers.checking.passes import Check, PassPlan, _request
     from helpers.exercises import get
     from helpers.paths import ROOT
     kernel = tmp_path / "strided_fix.cl"
     kernel.write_text("learner's text")
-    chk = Check(get("strided_fix"), kernel, 1, CheckOptions(owner="ann"), apart.Lease(),
-                "learner's text")
+    chk = Check(get("strided_fix"), Submission(kernel, "learner's text"), 1,
+                CheckOptions(owner="ann"), apart.Lease())
     request = _request(chk, [], PassPlan(10.0, speed=True))
     solution = (ROOT / "solutions" / "strided_fix.cl").read_text()
     assert request["roles"] == ["yours"] and "solution" not in request
@@ -688,6 +689,7 @@ def test_the_learners_rounds_and_the_solutions_are_timed_in_turn(monkeypatch, tm
     learner's worker and the course's own take one round each in turn; each keeps its best."""
     import helpers.checking.run as run
     from helpers import apart
+    from helpers.checking.learner import Submission
     from helpers.checking.passes import Check
     calls = []
     seconds = iter([3.0, 2.0, 1.0, 4.0, 2.5, 5.0])   # yours, solution, yours, solution, ...
@@ -703,7 +705,8 @@ def test_the_learners_rounds_and_the_solutions_are_timed_in_turn(monkeypatch, tm
     solution = tmp_path / "spill_fix.cl"
     solution.write_text("__kernel void spill_fix() {}")
     monkeypatch.setattr("helpers.kernels.solution_file", lambda name: solution)
-    chk = Check(get("spill_fix"), tmp_path / "mine.cl", 1, CheckOptions(), apart.Lease(), "")
+    chk = Check(get("spill_fix"), Submission(tmp_path / "mine.cl", ""), 1, CheckOptions(),
+                apart.Lease())
     sp = run._interleaved_speed(chk, POCL)
     assert [c[0] for c in calls] == ["yours", "solution"] * 3
     assert all(c[1] == 1 for c in calls) and [c[2] for c in calls if c[0] == "yours"] == \

@@ -518,3 +518,20 @@ def test_the_starting_kernel_gives_right_values_and_fails_on_its_technique(name,
     assert "is right, but" in report.message and TECHNIQUE[name] in report.message, report.message
     assert "(the worst at line " in report.message
     assert report.counters is not None and report.counters["available"]
+
+
+@pytest.mark.once
+def test_one_file_reached_two_ways_and_a_notebooks_cells_register_again():
+    from dataclasses import replace
+
+    from helpers.exercises import model
+    record = replace(get("float_copy"), name="course_test_twice")
+    try:
+        model.register(record, origin=str(ROOT / "helpers" / "exercises" / ".." / "x.py"))
+        model.register(record, origin=str(ROOT / "helpers" / "x.py"))      # the same file
+        model.register(replace(record, name="course_test_cell"), origin="<ipython-input-1>")
+        model.register(replace(record, name="course_test_cell"), origin="<ipython-input-2>")
+    finally:
+        for name in ("course_test_twice", "course_test_cell"):
+            model.REGISTRY.pop(name, None)
+            model._ORIGIN.pop(name, None)

@@ -28,7 +28,7 @@ import pytest
 from helpers.checking import run_check
 from helpers.checking import sandbox as sandbox_module
 from helpers.checking.grading import grade
-from helpers.checking.sandbox import Jail, cgroup, drop, limits, why_not
+from helpers.checking.sandbox import Jail, cgroup, driver_folders, drop, limits, why_not
 from helpers.paths import ROOT
 
 from .shipped import committed
@@ -159,7 +159,7 @@ try:
 except OSError as e:
     seen["run"] = e.strerror
 try:
-    open({str(ROOT / "README.md")!r}, "a").write("x"); seen["readme"] = "written"
+    open({str(ROOT / "helpers" / "__init__.py")!r}, "a").write("x"); seen["readme"] = "written"
 except OSError as e:
     seen["readme"] = e.strerror
 try:
@@ -551,3 +551,51 @@ def test_every_technique_exercise_is_judged_inside_the_sandbox(tmp_path):
         g = by[ex.name]
         assert g.status == "failed", (ex.name, g.status, g.message[:600])
         assert "not judged" not in g.message and "warp model" in g.message, g.message[:600]
+
+
+@needs_sandbox
+def test_the_allow_list_keeps_linked_driver_folders_and_hides_usr_local(tmp_path, monkeypatch):
+    """A driver's folder named through a link (/opt/rocm -> /opt/rocm-6.2, oneAPI's latest) is
+    reached inside as outside; and /usr/local stays empty (but for what the sandbox puts back)
+    even where a Python's prefix is /usr, which binds /usr whole (Debian's Python)."""
+    real = tmp_path / "rocm-6.2" / "lib"
+    real.mkdir(parents=True)
+    (real / "libamdocl64.so").write_text("a driver")
+    (tmp_path / "rocm").symlink_to("rocm-6.2")
+    monkeypatch.setenv("OCL_ICD_FILENAMES", str(tmp_path / "rocm" / "lib" / "libamdocl64.so"))
+    wanted = Jail.wanted
+    monkeypatch.setattr(Jail, "wanted", lambda self: [*wanted(self), Path("/usr")])
+    jail = Jail(scratch=Path("/"))
+    run = subprocess.run(jail.command(["sh", "-c", f"cat {tmp_path}/rocm/lib/libamdocl64.so; "
+                                                   f"echo; ls -A /usr/local"]),
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    said, *local = run.stdout.splitlines()
+    assert said == "a driver"
+    put_back = {p.relative_to("/usr/local").parts[0] for p in map(Path, jail.wanted())
+                if p.is_relative_to("/usr/local") and p != Path("/usr/local")}
+    put_back |= {p.relative_to("/usr/local").parts[0] for p in driver_folders()
+                 if p.is_relative_to("/usr/local") and p != Path("/usr/local")}
+    assert set(local) <= put_back, (local, put_back)
+
+
+def test_a_check_worker_times_as_always_under_the_grading_profile(monkeypatch):
+    """The grading profile shortens a notebook's measurements, never a check's own timing (a
+    worker's): a verdict does not change in the profile."""
+    from helpers import timing
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setenv("COURSE_CHILD", "1")
+    launched = []
+
+    class Event:
+        profile = type("P", (), {"start": 0, "end": 1000})()
+
+        def wait(self):
+            return None
+
+    def launch():
+        launched.append(1)
+        return Event()
+    monkeypatch.setattr(timing, "event_seconds", lambda e: 1e-6)
+    t = timing.time_kernel(launch, warmup=2, repeats=10)
+    assert len(t.samples) == 10 and len(launched) == 12

@@ -53,7 +53,8 @@ HIDDEN_ALWAYS = ("/tmp", "/var/tmp", "/run", "/home", "/root")    # empty, sized
 COURSE_PARTS = ("helpers", "kernels", "results")
 # what else of the course would hand a learner an answer: git's history (every solution) and the
 # tests' right and wrong kernels; hidden like solutions/
-SECRET = (ROOT / ".git", ROOT / "tests" / "right", ROOT / "tests" / "wrong")
+SECRET = (ROOT / ".git", ROOT / "tests" / "right", ROOT / "tests" / "wrong",
+          ROOT / "build")    # build/slides/: the decks show each exercise's solution
 TOP_MB = 64                # each of HIDDEN_ALWAYS but /tmp: a small tmpfs (a home's caches)
 HIDDEN_BYTES = 1 << 20     # a hidden folder's empty tmpfs
 WORKER_UIDS = 1_950_000_000   # run by root, graded check workers run as free ids from about here
@@ -263,17 +264,18 @@ class Jail:
     tmp_mb: int | None = None      # the size of its /tmp (None: the tmpfs default, half of memory)
     uid: int | None = None         # run by root: the user (and group) it runs as (see the module)
 
-    def needed(self) -> list[Path]:
-        """What the sandbox reads besides the system (:data:`SYSTEM`): the course's code (not
-        the whole folder: :data:`COURSE_PARTS`), its Python and environment, the OpenCL drivers'
-        libraries, and the readable."""
+    def wanted(self) -> list[Path]:
+        """What the sandbox reads besides the system (:data:`SYSTEM`), as named (links not
+        followed): the course's code (not the whole folder: :data:`COURSE_PARTS`), its Python and
+        environment, the OpenCL drivers' folders, and the readable."""
         paths = [*(ROOT / part for part in COURSE_PARTS), Path(sys.prefix), Path(sys.base_prefix),
-                 Path(sys.executable).resolve().parent.parent, *driver_folders(), *self.readable]
+                 Path(sys.executable).parent.parent, Path(sys.executable).resolve().parent.parent,
+                 *driver_folders(), *self.readable]
         # the folders of installed packages on its path; not the folder the grader was started
         # from (sys.path's first entry), which would put back whatever lies beside it
         paths += [Path(p) for p in sys.path
                   if p and Path(p).name in ("site-packages", "dist-packages") and Path(p).is_dir()]
-        return _outermost(p.resolve() for p in paths if p.exists())
+        return [Path(os.path.abspath(p)) for p in paths if p.exists()]
 
     def command(self, argv: list[str], binary: str | None = None) -> list[str]:
         """``argv`` run inside the sandbox: a root of its own in which only what is named here
@@ -297,12 +299,21 @@ class Jail:
             args += [*way.to(Path(top)), *_mode(top), "--size", str(mb << 20), "--tmpfs", top]
             way.mounted(Path(top))
         args += [*_mode("/dev/shm"), "--size", str(self.disk_mb << 20), "--tmpfs", "/dev/shm"]
-        needed = [p for p in self.needed() if not any(_under(p, b) for b in bound)
-                  or way.inside(p)]
+        # beside the system's binds (or inside the empty tmpfs over part of them): what it reads,
+        # at its real place, and each link on the way to it as the same link
+        tops = [Path(t) for t in (*NOT_SYSTEM, *HIDDEN_ALWAYS)]
+        wanted = self.wanted()
+        beside = [p for p in (w.resolve() for w in wanted)
+                  if not any(_under(p, b) for b in bound) or any(_under(p, t) for t in tops)]
+        needed = _outermost(beside)
         for path in needed:            # read-only, what the sandbox reads beside the system
             args += [*way.to(path), "--ro-bind", str(path), str(path)]
             way.made.add(path)
+        system = list(bound)
         bound += needed
+        for link, target in _links(wanted, needed, system, tops):
+            args += [*way.to(link), "--symlink", target, str(link)]
+            way.made.add(link)
         hidden = [h for h in (SOLUTIONS, *SECRET, *self.hidden)
                   if h.exists() and any(_under(h.resolve(), b) for b in bound)]
         for path in hidden:                          # a folder behind an empty tmpfs, a file
@@ -332,6 +343,26 @@ class Jail:
                 *argv]
 
 
+def _links(paths: list[Path], needed: list[Path], system: list[Path],
+           tops: list[Path]) -> list[tuple[Path, str]]:
+    """The links on the way to ``paths`` that the sandbox lacks (a driver's /opt/rocm ->
+    /opt/rocm-6.2, a Python's folder linked elsewhere): (link, what it points to), each once,
+    shallowest first. A link inside a folder bound as it is (``needed``, or ``system`` outside
+    the empty ``tops``) is there already."""
+    def there(here: Path) -> bool:
+        if str(here) in SYSTEM or any(_under(here, n) for n in needed):
+            return True
+        return not any(_under(here, t) for t in tops) and any(_under(here, b) for b in system)
+    out: dict[Path, str] = {}
+    for path in paths:
+        here = Path("/")
+        for part in path.parts[1:]:
+            here = here / part
+            if here not in out and here.is_symlink() and not there(here):
+                out[here] = os.readlink(here)
+    return sorted(out.items(), key=lambda kv: len(kv[0].parts))
+
+
 def driver_folders() -> list[Path]:
     """The folders of the OpenCL drivers' libraries that the system's folders may not hold: those
     the ICD loader's files name by full path (a vendor's runtime under /opt, say), and those of
@@ -350,8 +381,18 @@ def driver_folders() -> list[Path]:
         except OSError:
             continue
     out = [Path(lib).parent for lib in libraries if lib.startswith("/") and Path(lib).exists()]
-    return out + [Path(x) for x in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep)
-                  if x.startswith("/") and Path(x).is_dir()]
+    vendors = os.environ.get("OCL_ICD_VENDORS", "")
+    if vendors.startswith("/") and Path(vendors).exists():     # the ICD files themselves
+        out.append(Path(vendors) if Path(vendors).is_dir() else Path(vendors).parent)
+    # the folders the dynamic loader searches (a driver named by its file name alone, as ROCm's
+    # ICD file names libamdocl64.so, lies in one of them: /etc/ld.so.conf.d names /opt/rocm/lib)
+    search = [x for x in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep)]
+    for conf in sorted(Path("/etc/ld.so.conf.d").glob("*.conf")):
+        try:
+            search += [x.strip() for x in conf.read_text(errors="replace").splitlines()]
+        except OSError:
+            continue
+    return out + [Path(x) for x in search if x.startswith("/") and Path(x).is_dir()]
 
 
 @dataclass
@@ -447,11 +488,17 @@ def mount_scratch(folder: Path, mb: int, uid: int | None) -> bool:
 
 
 def unmount(folder: Path) -> None:
-    """The scratch tmpfs at ``folder`` detached (its files freed once no process holds one)."""
+    """The scratch tmpfs at ``folder`` detached (its files freed once no process holds one);
+    where that fails it stays in :data:`_MOUNTED`, tried again when the grader ends, and is
+    said on stderr."""
     if folder in _MOUNTED:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).umount2(os.fsencode(folder), _DETACH)
-        _MOUNTED.discard(folder)
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.umount2(os.fsencode(folder), _DETACH) == 0:
+            _MOUNTED.discard(folder)
+        else:
+            print(f"could not unmount the scratch tmpfs at {folder}: "
+                  f"{os.strerror(ctypes.get_errno())}", file=sys.stderr, flush=True)
 
 
 _NOSUID, _NODEV, _DETACH = 2, 4, 2       # MS_NOSUID, MS_NODEV (mount), MNT_DETACH (umount2)

@@ -379,13 +379,22 @@ def exercises() -> list[Exercise]:
 _ORIGIN: dict[str, str] = {}      # name -> the file that registered it
 
 
+def _origin(filename: str) -> str:
+    """A registering file as one name however it was reached; a notebook's cells (each run of a
+    cell a file of its own to Python: ``<ipython-input-...>``, ipykernel's temporary files) are
+    all one origin, the notebook, which may register a name again as its author edits it."""
+    if filename.startswith("<") or "ipykernel_" in filename:
+        return "<a notebook's cells>"
+    return str(Path(filename).resolve())
+
+
 def register(ex: Exercise, origin: str | None = None) -> Exercise:
     """Add a record (a study kernel's to :data:`STUDY_KERNELS`). A name registered by two files
     is an error (it once replaced the first silently); the same file may register it again (a
     module reloaded, an instructor's registry file loaded by each check). ``origin``: the
     registering file (default: the caller's)."""
     import sys
-    origin = origin or sys._getframe(1).f_code.co_filename
+    origin = _origin(origin or sys._getframe(1).f_code.co_filename)
     if (ex.name in REGISTRY or ex.name in STUDY_KERNELS) and \
             _ORIGIN.get(ex.name, origin) != origin:
         raise ValueError(f"the exercise {ex.name!r} is registered twice: by {_ORIGIN[ex.name]} "
