@@ -8,6 +8,7 @@ tallied mistake to its entry (:func:`link`) and says which notebook the room is 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ class Entry:
     pattern: re.Pattern
 
 
+@functools.cache
 def notebook_stems() -> dict[int, str]:
     """The course's notebooks by number."""
     return {int(p.name[:2]): p.stem for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))}
@@ -66,8 +68,10 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def entries(stem: str) -> list[Entry]:
-    """The likely mistakes of the exercises of notebook ``stem``, in the course's order."""
+@functools.cache
+def entries(stem: str) -> tuple[Entry, ...]:
+    """The likely mistakes of the exercises of notebook ``stem``, in the course's order (made
+    once: the class view links every tallied mistake on each refresh)."""
     from .exercises import exercises
     out = []
     for ex in exercises():
@@ -86,7 +90,7 @@ def entries(stem: str) -> list[Entry]:
             out.append(Entry(ex.name, f"{ex.name}-{_slug(name)}", tally, shown[len(tally):],
                              hint if known else 0, ex.hints[hint - 1] if known else "",
                              _pattern(clause)))
-    return out
+    return tuple(out)
 
 
 def section(stem: str) -> str:
