@@ -188,6 +188,18 @@ def imports_of(nb: dict) -> str:
     return "\n".join(dict.fromkeys(lines))
 
 
+def speaker_notes(stem: str) -> str:
+    """The facilitator's guide's minutes, plan and live demos for notebook ``stem`` (its
+    sections up to its questions), or "" without a guide."""
+    from .guide import GUIDES
+    path = GUIDES / f"{stem}.md"
+    if not path.is_file():
+        return ""
+    text = path.read_text(encoding="utf-8")
+    body = text.split("\n", 1)[1] if "\n" in text else ""
+    return body.split("## Questions for the room", 1)[0].strip()
+
+
 def deck(notebook: Path, out: Path) -> Path:
     """One notebook's deck, ``out/<stem>.slides.html``."""
     import nbformat
@@ -196,7 +208,12 @@ def deck(notebook: Path, out: Path) -> Path:
     from traitlets.config import Config
 
     nb = json.loads(notebook.read_text(encoding="utf-8"))
-    laid = nbformat.from_dict(layout(nb, drawer(imports_of(nb))))
+    laid = layout(nb, drawer(imports_of(nb)))
+    notes = speaker_notes(notebook.stem)
+    if notes:        # the guide's plan, in the speaker's view (S) beside the title slide
+        laid["cells"].insert(1, {"cell_type": "markdown", "id": "slide-notes", "source": notes,
+                                 "metadata": {"slideshow": {"slide_type": "notes"}}})
+    laid = nbformat.from_dict(laid)
     c = Config()
     c.TagRemovePreprocessor.remove_input_tags = {"figure-only"}
     c.TagRemovePreprocessor.enabled = True

@@ -35,6 +35,8 @@ def test_every_notebook_has_a_deck_and_reveal_beside_it(decks):
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem[:2])
 def test_a_deck_loads_nothing_from_the_network(decks, notebook):
     html = (decks[0] / f"{notebook.stem}.slides.html").read_text(encoding="utf-8")
+    # the guide's plan in the speaker's view (reveal.js's notes, S)
+    assert '<aside class="notes">' in html and "Demonstrate live" in html
     loads = re.findall(r"<(?:script|link|img)\b[^>]*\b(?:src|href)\s*=\s*[\"']([^\"']+)", html)
     remote = [u for u in loads if re.match(r"(?:https?:)?//", u)]
     assert remote == [], remote
