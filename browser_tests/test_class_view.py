@@ -16,6 +16,7 @@ import sqlite3
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from test_lab import ROOT, chromium  # noqa: E402  (pytest puts this folder on the path)
@@ -92,10 +93,19 @@ def test_the_service_stores_events_as_the_tokens_owner_and_refuses_the_rest(tmp_
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
     from local_hub import local_hub
-    with local_hub(tmp_path_factory.mktemp("hub"), {
+    work = tmp_path_factory.mktemp("hub")
+    with local_hub(work, {
             "COURSE_INSTRUCTORS": "teacher", "COURSE_STUCK_MINUTES": "0",
             "COURSE_STUCK_FAILS": "2", "COURSE_CLASS_REFRESH": "2"}) as h:
         yield h
+    left = []          # the users' servers and kernels end with the hub (they once outlived it)
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if str(entry.joinpath("cwd").readlink()).startswith(str(work)):
+                left.append(entry.joinpath("cmdline").read_bytes().replace(b"\0", b" ")[:120])
+        except OSError:
+            continue
+    assert left == [], left
 
 
 def _run_in_notebooks(base: str, token: str, code: dict[str, str]) -> dict[str, dict]:

@@ -129,3 +129,30 @@ def local_hub(work: Path, env: dict[str, str] | None = None, timeout: float = 12
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+        stop_what_runs_in(work)
+
+
+def stop_what_runs_in(work: Path, grace: float = 5.0) -> None:
+    """Every process whose folder lies in ``work`` (the hub's users' servers and their kernels,
+    which a hub that stops in a hurry leaves running: a spawner starts them in sessions of their
+    own) ended: SIGTERM, then SIGKILL after ``grace`` seconds."""
+    import signal
+
+    def left() -> list[int]:
+        pids = []
+        for entry in Path("/proc").glob("[0-9]*"):
+            try:
+                if str(entry.joinpath("cwd").readlink()).startswith(str(work)):
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+        return [p for p in pids if p != os.getpid()]
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in left():
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        end = time.monotonic() + grace
+        while left() and time.monotonic() < end:
+            time.sleep(0.2)
