@@ -139,8 +139,10 @@ def test_every_technique_lesson_sets_the_model_beside_the_clock():
                  if c["cell_type"] == "code"]
         assert any(f'counters.model_and_times(ctx, queue, "{name}")' in t
                    and "plots.model_beside_time(" in t for t in after), name
-    # those whose start is a step of a study's ladder: the start and the learner's kernel
-    for name, start in (("parallel_sum", "parallel_sum:sum_local"),
+    # those whose start is a step of a study's ladder, or the exercise before (notebook 03's
+    # erosion_1d): the start and the learner's kernel
+    for name, start in (("erosion_1d_local", "erosion_1d"),
+                        ("parallel_sum", "parallel_sum:sum_local"),
                         ("mat_vec_mul", "mat_vec_mul:mv_item_per_row"),
                         ("sgemm_tiled", "sgemm_tiled:sgemm_plain")):
         all_cells = cells(ROOT / "notebooks" / f"{get(name).notebook}.ipynb")
