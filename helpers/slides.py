@@ -28,6 +28,7 @@ import re
 import shutil
 from pathlib import Path
 
+from .exercises.cells import source as _source
 from .guide import page
 from .paths import ROOT, remove_tree
 
@@ -41,11 +42,6 @@ _PREDICT = re.compile(r"""predict\(\s*(["'])[^"']*\1\s*,\s*(?:"([^"]*)"|'([^']*)
 _KERNEL = re.compile(r"\A\s*%%kernel[ \t]+(\w+)")
 _DETAILS = re.compile(r"\A\s*<details>\s*<summary>\s*(\w+)")
 _LONG = 18           # lines of a demo's code on a slide; the rest is in the notebook
-
-
-def _source(cell: dict) -> str:
-    s = cell.get("source", "")
-    return "".join(s) if isinstance(s, list) else s
 
 
 def _markdown(text: str, slide: str) -> dict:
