@@ -150,6 +150,9 @@ def _grade(args: argparse.Namespace) -> int:
     from .checking.grading.running import Interrupted
     if hasattr(signal, "SIGTERM"):   # a grade told to stop stops as after Ctrl-C, cleaning up
         signal.signal(signal.SIGTERM, _interrupt)
+    if not args.no_sandbox:    # an ordinary user's grader starts again in mounts of its own, for
+        from .checking.scratch import restart_with_own_mounts  # its workers' scratch tmpfs
+        restart_with_own_mounts()     # (where it cannot, the grade says so and goes on)
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
                        require_speed=args.require_speed, notebooks=args.notebooks,

@@ -6,12 +6,15 @@ sandbox; and a worker that fills its folder stops at its tmpfs's size."""
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,7 @@ from helpers import apart
 from helpers.checking import sandbox
 from helpers.checking.sandbox import GradingSandbox, why_not
 from helpers.kernels import SOLUTIONS
+from helpers.paths import ROOT
 
 from .conftest import TESTS
 
@@ -30,6 +34,40 @@ CGROUPS = Path("/sys/fs/cgroup")
 as_root_in_the_sandbox = pytest.mark.skipif(
     os.name != "posix" or os.geteuid() != 0 or why_not() is not None,
     reason="the scratch tmpfs is mounted by a grader run by root, in the sandbox")
+
+
+ORDINARY = 65534     # run by root, the tests' ordinary user: nobody
+
+
+def _ordinary_user() -> tuple[Callable[[], None] | None, Callable[[Path], None]]:
+    """How to run a grade as an ordinary user: (the child's switch to that user, None when the
+    tests run as one already; what makes a folder that user's). Skipped where root's course is
+    not readable by others."""
+    if os.geteuid() != 0:
+        return None, lambda folder: None
+
+    def become() -> None:
+        os.setgroups([])
+        os.setgid(ORDINARY)
+        os.setuid(ORDINARY)
+    run = subprocess.run([sys.executable, "-c", "import helpers.checking, pyopencl"], cwd=ROOT,
+                         preexec_fn=become, capture_output=True, text=True, env={
+                             "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/"})
+    if run.returncode != 0:
+        pytest.skip(f"an ordinary user cannot run this course's Python here ("
+                    f"{(run.stderr.strip().splitlines() or ['?'])[-1]}): a course under root's "
+                    f"home, say")
+
+    def own(folder: Path) -> None:
+        for path in [folder, *folder.rglob("*")]:
+            os.lchown(path, ORDINARY, ORDINARY)
+    return become, own
+
+
+def _without_roots(env) -> dict[str, str]:
+    """The tests' environment less the folders of the run (its cache, IPython's), which are the
+    tests' user's alone."""
+    return {k: v for k, v in env.items() if k not in ("COURSE_CACHE", "IPYTHONDIR")}
 
 
 def _class(root: Path, hanging: bool) -> Path:
@@ -61,23 +99,42 @@ def _what_a_grade_could_leave(scratch: Path) -> dict[str, set[str]]:
             "mounts": mounts, "control groups": groups, "shared memory": shm}
 
 
-@pytest.mark.parametrize("sandboxed", [False, True], ids=["no sandbox", "sandbox"])
+@pytest.mark.parametrize("sandboxed", [False, True, "ordinary"],
+                         ids=["no sandbox", "sandbox", "sandbox, an ordinary user"])
 @pytest.mark.parametrize("stopped", [False, True], ids=["finished", "ctrl-c"])
 def test_a_grade_finished_or_stopped_leaves_nothing(tmp_path, sandboxed, stopped):
     """Ctrl-C (or SIGTERM) stops a grade within seconds; the files are written, the hanging
-    learner's row says why; and after a grade, stopped or not, nothing of it remains."""
+    learner's row says why; and after a grade, stopped or not, nothing of it remains. An ordinary
+    user's grader (nobody's, where the tests run as root) starts again in mounts of its own, and
+    says that each worker's folder is a tmpfs of its own."""
     if sandboxed and why_not() is not None:
         pytest.skip(f"no sandbox here: {why_not()}")
+    become, own = _ordinary_user() if sandboxed == "ordinary" else (None, lambda folder: None)
+    if sandboxed == "ordinary":      # a folder the ordinary user may reach (not tmp_path's)
+        tmp_path = Path(tempfile.mkdtemp(prefix="course-test-", dir="/tmp"))
+        tmp_path.chmod(0o755)
+    try:
+        _grade_and_list(tmp_path, sandboxed, stopped, become, own)
+    finally:
+        if sandboxed == "ordinary":
+            shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def _grade_and_list(tmp_path: Path, sandboxed, stopped: bool, become, own) -> None:
     sub = _class(tmp_path / "class", hanging=stopped)
     out, scratch = tmp_path / "out", tmp_path / "tmp"
     scratch.mkdir()
-    before = _what_a_grade_could_leave(scratch)
     env = {**os.environ, "TMPDIR": str(scratch)}
+    if sandboxed == "ordinary":      # a home of its own, not the run's cache (root's)
+        (tmp_path / "home").mkdir()
+        env = {**_without_roots(env), "HOME": str(tmp_path / "home")}
+    own(tmp_path)
+    before = _what_a_grade_could_leave(scratch)
     grading = subprocess.Popen(
         [sys.executable, "-m", "helpers", "grade", str(sub), "--out", str(out), "--only",
          "float_copy", "--jobs", "2", *([] if sandboxed else ["--no-sandbox"])],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+        start_new_session=True, cwd=ROOT, preexec_fn=become)
     try:
         if stopped:
             deadline = time.monotonic() + 120
@@ -97,7 +154,9 @@ def test_a_grade_finished_or_stopped_leaves_nothing(tmp_path, sandboxed, stopped
         assert "interrupted" in (out / "details.json").read_text()
     else:
         assert grading.returncode in (0, 1), stdout + stderr
-        assert "failed" in rows["hal"] and "passed" in rows["ivy"], rows
+        assert "failed" in rows["hal"] and "passed" in rows["ivy"], (out / "details.json").read_text()
+    if sandboxed == "ordinary" or (sandboxed and os.geteuid() != 0):
+        assert "each worker's folder a tmpfs of its own" in stdout, stdout
     time.sleep(0.5)
     after = _what_a_grade_could_leave(scratch)
     for place in after:
@@ -130,6 +189,63 @@ def test_a_worker_that_fills_its_folder_stops_at_its_tmpfs_and_leaves_nothing(mo
     assert not folder.exists()
     assert not any(f" {folder} " in line
                    for line in Path("/proc/self/mountinfo").read_text().splitlines())
+
+
+# run by the ordinary user: the grader's start (mounts of its own), then a graded worker that
+# tells its capabilities and fills its folder, as in the test above
+_FILLER = """
+import json, sys
+from pathlib import Path
+from helpers.checking.scratch import can_mount, restart_with_own_mounts
+why = restart_with_own_mounts()
+from helpers import apart
+from helpers.checking import sandbox
+sandbox.COURSE_PARTS = (*sandbox.COURSE_PARTS, "tests")
+apart.SANDBOX = sandbox.GradingSandbox([], scratch_mb=8)
+child = apart.Child(apart.Key("tests.apart_task", owner="filler"))
+seen = []
+try:
+    child.request({"do": "caps"}, timeout=120, on_event=seen.append)
+    out = child.request({"do": "fill"}, timeout=120, on_event=seen.append)
+    mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    mounted = [line for line in mounts if f" {child.dir} " in line]
+finally:
+    child.stop()
+left = [x for x in Path("/proc/self/mountinfo").read_text().splitlines() if f" {child.dir} " in x]
+print(json.dumps({"why": why, "can": can_mount(), "ended": out.ended, "output": out.output,
+                  "caps": [e for e in seen if e["event"] == "caps"], "filled": seen[-1],
+                  "mounted": mounted, "left": left, "folder": child.dir.exists()}))
+"""
+
+
+def test_an_ordinary_users_grader_bounds_each_workers_folder_with_a_tmpfs_too():
+    """Issue 55 point 3, for a grader that is not root: it starts again in a user and mount
+    namespace of its own, mounts each worker's folder as a tmpfs of its own there (8 MiB here),
+    and its workers hold no capability at all (the right to mount stays the grader's)."""
+    if why_not() is not None:
+        pytest.skip(f"no sandbox here: {why_not()}")
+    become, own = _ordinary_user()
+    home = Path(tempfile.mkdtemp(prefix="course-test-", dir="/tmp"))
+    try:
+        own(home)
+        run = subprocess.run([sys.executable, "-c", _FILLER], cwd=ROOT, preexec_fn=become,
+                             capture_output=True, text=True, timeout=300, env={
+                                 **_without_roots(os.environ), "HOME": str(home),
+                                 "TMPDIR": str(home)})
+        assert run.returncode == 0, run.stdout + run.stderr
+        said = json.loads(run.stdout.strip().splitlines()[-1])
+        assert said["why"] is None and said["can"], said
+        assert said["caps"] and all(v == 0 for k, v in said["caps"][0].items()
+                                    if k in ("CapInh", "CapPrm", "CapEff", "CapAmb")), said["caps"]
+        assert said["ended"], said["output"]
+        assert said["mounted"] and " tmpfs " in said["mounted"][0], said["mounted"]
+        filled = said["filled"]
+        assert filled["event"] == "filled" and filled["error"] == "No space left on device"
+        assert (7 << 20) <= filled["bytes"] <= (8 << 20), filled
+        assert not said["left"] and not said["folder"], said
+        assert not [p.name for p in home.iterdir() if p.name != ".cache"]
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @as_root_in_the_sandbox

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..paths import ROOT, SOLUTIONS
+from .scratch import mount_scratch, unmount, unmount_all
 
 # the system, read-only: its programs, libraries and settings (/bin and the like: folders, or links
 # into /usr where it is merged); nothing else of the disk is there unless the sandbox names it
@@ -64,7 +65,7 @@ PROCESSES = max(256, 4 * (os.cpu_count() or 1) + 64)
 OPEN_FILES = 1024
 FILE_BYTES = 64 << 20      # the largest file it may write
 DISK_MB = 256              # /dev/shm's size (the scratch folder is the caller's)
-SCRATCH_MB = 256           # run by root, a graded worker's folder: a tmpfs of this size
+SCRATCH_MB = 256           # a graded worker's folder: a tmpfs of this size (see .scratch)
 GPU_DEVICES = ("dri", "nvidia*", "kfd")       # under /dev
 
 
@@ -171,8 +172,7 @@ def _at_exit() -> None:
     closes its sandbox), then every group this process made removed."""
     from .. import apart
     apart.POOL.close()
-    for folder in list(_MOUNTED):
-        unmount(folder)
+    unmount_all()
     drop([g for made in _MADE for g in made], wait_s=2.0)
 
 
@@ -469,41 +469,6 @@ def model_files() -> list[Path]:
     return [built.path] if built.path is not None else []
 
 
-_MOUNTED: set[Path] = set()      # the scratch tmpfs this process mounted and has not unmounted
-
-
-def mount_scratch(folder: Path, mb: int, uid: int | None) -> bool:
-    """Run by root: ``folder`` becomes a tmpfs of ``mb`` MiB, its user's alone (``uid``; root's
-    when None), so that all a graded worker writes there is bounded, and goes at once, however
-    deep its trees, when it is unmounted (:func:`unmount`). False where it cannot be mounted
-    (the folder then stays on the disk, its files bounded one by one)."""
-    import ctypes
-    owner = f",uid={uid},gid={uid}" if uid is not None else ""
-    libc = ctypes.CDLL(None, use_errno=True)
-    done = libc.mount(b"course-scratch", os.fsencode(folder), b"tmpfs", _NOSUID | _NODEV,
-                      f"size={mb}m,mode=0700{owner}".encode()) == 0
-    if done:
-        _MOUNTED.add(folder)
-    return done
-
-
-def unmount(folder: Path) -> None:
-    """The scratch tmpfs at ``folder`` detached (its files freed once no process holds one);
-    where that fails it stays in :data:`_MOUNTED`, tried again when the grader ends, and is
-    said on stderr."""
-    if folder in _MOUNTED:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.umount2(os.fsencode(folder), _DETACH) == 0:
-            _MOUNTED.discard(folder)
-        else:
-            print(f"could not unmount the scratch tmpfs at {folder}: "
-                  f"{os.strerror(ctypes.get_errno())}", file=sys.stderr, flush=True)
-
-
-_NOSUID, _NODEV, _DETACH = 2, 4, 2       # MS_NOSUID, MS_NODEV (mount), MNT_DETACH (umount2)
-
-
 def _first_worker_id() -> int:
     import secrets
     return WORKER_UIDS + secrets.randbelow(1 << 24)   # not the same ids from one grade to the next
@@ -530,8 +495,7 @@ class GradingSandbox:
         if uid is not None:
             for path in [folder, *folder.rglob("*")]:
                 os.lchown(path, uid, uid)
-        if os.name == "posix" and os.geteuid() == 0:
-            mount_scratch(folder, self.scratch_mb, uid)
+        mount_scratch(folder, self.scratch_mb, uid)     # where it may (see .scratch)
         return (Jail(scratch=folder, hidden=self.hidden, readable=model_files(),
                      uid=uid).command(command), functools.partial(limits, groups=groups))
 

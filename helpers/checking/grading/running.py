@@ -168,9 +168,13 @@ def _say_how_it_runs(sandbox: bool) -> None:
                                   f"notebooks are hostile input: install it, or grade with "
                                   f"--no-sandbox, only on a machine that holds nothing else")
         if os.name == "posix" and os.geteuid() != 0:
-            print("grading as an ordinary user: each learner's work runs in the sandbox, but as "
-                  "you (not as a user of its own), and its processes are bounded by your own "
-                  "limit on processes (no control groups)", flush=True)
+            from ..scratch import can_mount
+            space = ("each worker's folder a tmpfs of its own (--scratch-mb)" if can_mount() else
+                     "each worker's folder on the disk, bounded file by file only (this process "
+                     "has no mounts of its own: see helpers/checking/scratch.py)")
+            print(f"grading as an ordinary user: each learner's work runs in the sandbox, but as "
+                  f"you (not as a user of its own), its processes bounded by your own limit on "
+                  f"processes (no control groups), {space}", flush=True)
     else:
         print("grading without the sandbox: learners' kernels and notebooks run with this "
               "process's rights, its network and its view of the files", flush=True)
