@@ -64,6 +64,8 @@ def main() -> int:
     ap.add_argument("--only", nargs="+", help="these exercises (default: all)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    from helpers.checking.scratch import can_mount, restart_with_own_mounts
+    restart_with_own_mounts()   # as the grader does: an ordinary user's, in mounts of its own
     with tempfile.TemporaryDirectory(prefix="course-class-") as tmp:
         root = Path(tmp) / "class"
         handed = make_class(root, args.learners, only=args.only)
@@ -78,6 +80,7 @@ def main() -> int:
                       + (f" --only {' '.join(args.only)}" if args.only else ""),
         "learners": args.learners, "exercises": len(args.only or exercises()),
         "checks": len(grades), "sandboxed": True, "run_by_root": os.geteuid() == 0,
+        "scratch_tmpfs": can_mount(),
         "jobs": jobs, "seconds": round(seconds, 1),
         "checks_per_minute": round(60 * len(grades) / seconds, 1),
         "statuses": dict(collections.Counter(g.status for g in grades)),
