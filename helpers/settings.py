@@ -73,8 +73,9 @@ TABLE = (
     Setting("COURSE_CHILD", "", "internal", "set in every worker the course starts"),
     Setting("COURSE_WORKER", "", "internal", "a worker's role (the reference solution's)"),
     Setting("COURSE_WARP_OUT", "", "internal", "the file the warp model's plugin writes"),
-    Setting("COURSE_OWN_MOUNTS", "", "internal", "an ordinary user's grader started again in "
-            "mounts of its own (its workers' scratch tmpfs): `yes`, or why not"),
+    Setting("COURSE_OWN_MOUNTS", "", "internal", "an ordinary user's grader (or class view "
+            "service) started again in mounts of its own (its workers' scratch tmpfs): `yes`, or "
+            "why not"),
     Setting("COURSE_OCLGRIND_SHARD", "", "internal", "an Oclgrind worker's share of a check"),
 )
 BY_NAME = {s.name: s for s in TABLE}

@@ -456,6 +456,9 @@ def http_server(app):
 
 def main() -> None:
     import asyncio
+    if settings_from_environment()["recheck"]:   # an ordinary user's service starts again in
+        from ..checking.scratch import restart_with_own_mounts  # mounts of its own: each
+        restart_with_own_mounts()                # re-check worker's folder a tmpfs
 
     async def serve() -> None:
         settings = settings_from_environment()
