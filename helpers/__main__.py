@@ -34,8 +34,8 @@ def _exercises(args: argparse.Namespace) -> int:
     from .exercises import exercises
     from .kernels import display_path, kernel_path
     for ex in exercises():
-        print(f"{ex.name:<16} {ex.notebook:<22} {display_path(kernel_path(ex.name, solutions=False))}"
-              f"  {ex.title}")
+        where = display_path(kernel_path(ex.name, solutions=False))
+        print(f"{ex.name:<16} {ex.teaching.notebook:<22} {where}  {ex.teaching.title}")
     return 0
 
 
@@ -56,13 +56,13 @@ def _hint(args: argparse.Namespace) -> int:
             return 2
         print(f"{display_path(path)}:\n\n{path.read_text()}")
         return 0
-    if not 1 <= args.number <= len(ex.hints):
-        print(f"error: {ex.name} has hints 1 to {len(ex.hints)}", file=sys.stderr)
+    if not 1 <= args.number <= len(ex.teaching.hints):
+        print(f"error: {ex.name} has hints 1 to {len(ex.teaching.hints)}", file=sys.stderr)
         return 2
-    more = (f"(hint {args.number} of {len(ex.hints)}; the next: python -m helpers hint {ex.name} "
-            f"{args.number + 1})" if args.number < len(ex.hints) else
+    more = (f"(hint {args.number} of {len(ex.teaching.hints)}; the next: python -m helpers hint {ex.name} "
+            f"{args.number + 1})" if args.number < len(ex.teaching.hints) else
             f"(the last hint; the solution: python -m helpers hint {ex.name} --solution)")
-    print(f"{ex.name}, hint {args.number}: {ex.hints[args.number - 1]}\n{more}")
+    print(f"{ex.name}, hint {args.number}: {ex.teaching.hints[args.number - 1]}\n{more}")
     return 0
 
 

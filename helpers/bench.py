@@ -291,8 +291,8 @@ def time_exercise(ctx: cl.Context, queue: cl.CommandQueue, name: str, case, *,
     for out_name, (buf_g, host) in outs.items() if verify else ():  # the first result must be right
         got = np.empty_like(host)
         cl.enqueue_copy(queue, got, buf_g)
-        if not np.allclose(got, expected[out_name].ravel(), rtol=max(ex.rtol, 1e-5),
-                           atol=max(ex.atol, 1e-6)):
+        if not np.allclose(got, expected[out_name].ravel(), rtol=max(ex.compare.rtol, 1e-5),
+                           atol=max(ex.compare.atol, 1e-6)):
             raise AssertionError(f"{display_path(path)} gave wrong results for {case.label()}: "
                                  f"run check({name!r}) to see why")
     if budget_s is not None:
@@ -379,7 +379,7 @@ def erosion_timings(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
 
     rows, left_out = [], []
     for ex in exercises():
-        if ex.notebook != "03-local-memory" or ex.bench_cases is None:
+        if ex.teaching.notebook != "03-local-memory" or ex.bench_cases is None:
             continue
         case = get_bench_case(ex.name)
         try:

@@ -42,7 +42,7 @@ def notebook_stems() -> dict[int, str]:
 def notebook_of(exercise: str) -> str | None:
     from .exercises import get
     try:
-        return notebook_stems().get(get(exercise).place[0])
+        return notebook_stems().get(get(exercise).teaching.place[0])
     except KeyError:
         return None
 
@@ -75,20 +75,20 @@ def entries(stem: str) -> tuple[Entry, ...]:
     from .exercises import exercises
     out = []
     for ex in exercises():
-        if notebook_stems().get(ex.place[0]) != stem:
+        if notebook_stems().get(ex.teaching.place[0]) != stem:
             continue
-        found = [(m.name, m.message, m.hint) for m in ex.mistakes]
+        found = [(m.name, m.message, m.hint) for m in ex.teaching.mistakes]
         found += [(f"{f.kind}-{f.memory or 'any'}-{k}", f.message, f.hint)
-                  for k, f in enumerate(ex.finding_hints)]
+                  for k, f in enumerate(ex.teaching.finding_hints)]
         for name, message, hint in found:
             clause = _first_clause(message)
             shown = re.sub(r"\{[^}]*\}", "...", message)
             tally = re.sub(r"\{[^}]*\}", "...", clause)
-            known = 0 < hint <= len(ex.hints)
+            known = 0 < hint <= len(ex.teaching.hints)
             if any(e.exercise == ex.name and e.tally == tally for e in out):
                 continue                       # two readings that say the same: one entry
             out.append(Entry(ex.name, f"{ex.name}-{_slug(name)}", tally, shown[len(tally):],
-                             hint if known else 0, ex.hints[hint - 1] if known else "",
+                             hint if known else 0, ex.teaching.hints[hint - 1] if known else "",
                              _pattern(clause)))
     return tuple(out)
 

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.exercises import Buffer, Case, Exercise, LocalMem, Scalar, register, rounded_up
+from helpers.exercises import (
+    Buffer,
+    Case,
+    Compare,
+    Exercise,
+    LocalMem,
+    Scalar,
+    Teaching,
+    register,
+    rounded_up,
+)
 
 
 def _block_sums(case: Case, inputs: dict) -> dict:
@@ -21,8 +31,6 @@ def _block_sums(case: Case, inputs: dict) -> dict:
 
 register(Exercise(
     name="block_sum",
-    title="One partial sum per work-group, reduced in local memory",
-    notebook="(tests only)",
     args=(
         Buffer("src", np.int32, "in", lambda c: c["n"]),
         Buffer("partial", np.int32, "out", lambda c: c.num_groups[0]),
@@ -35,6 +43,9 @@ register(Exercise(
     ),
     make_inputs=lambda case, rng: {"src": rng.integers(1, 100, case["n"]).astype(np.int32)},
     reference=_block_sums,
-    rtol=0.0,
-    atol=0.0,
+    teaching=Teaching(
+        title="One partial sum per work-group, reduced in local memory",
+        notebook="(tests only)",
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
 ))

@@ -32,7 +32,7 @@ EXERCISES = sorted(ex.name for ex in exercises())
 def test_exercise_has_skeleton_solution_notebook_and_cases(name):
     ex = get(name)
     assert (KERNELS / f"{name}.cl").is_file() and (SOLUTIONS / f"{name}.cl").is_file()
-    assert (ROOT / "notebooks" / f"{ex.notebook}.ipynb").is_file()
+    assert (ROOT / "notebooks" / f"{ex.teaching.notebook}.ipynb").is_file()
     assert any(c.small for c in ex.cases), "Oclgrind needs at least one small case"
     # a range that does not match the data (rounded up past it, or fewer work-items than
     # elements) in some case, except where the contract makes the range the data; and several
@@ -55,7 +55,7 @@ def test_exercise_has_skeleton_solution_notebook_and_cases(name):
         assert any(c.work_items != data(c) for c in ex.cases), \
             "every case's range matches the data: round one up past it, or give fewer work-items"
     assert len({c.local_size for c in ex.cases}) >= 3
-    assert ex.hints
+    assert ex.teaching.hints
 
 
 @pytest.mark.parametrize("name", EXERCISES)
@@ -63,11 +63,12 @@ def test_hints_and_the_mistakes_that_name_them(name):
     """Two to four hints; every mistake and finding names one of them or none (0), and an exercise
     with mistake rules names a hint in at least one, which its verdict then points to."""
     ex = get(name)
-    assert 2 <= len(ex.hints) <= 4, ex.hints
-    named = {m.name: m.hint for m in ex.mistakes}
-    named.update({f"{f.kind} ({f.memory}): {f.message}": f.hint for f in ex.finding_hints})
+    assert 2 <= len(ex.teaching.hints) <= 4, ex.teaching.hints
+    named = {m.name: m.hint for m in ex.teaching.mistakes}
+    named.update({f"{f.kind} ({f.memory}): {f.message}": f.hint for f in ex.teaching.finding_hints})
     for what, number in named.items():
-        assert 0 <= number <= len(ex.hints), f"{what} names hint {number} of {len(ex.hints)}"
+        hints = len(ex.teaching.hints)
+        assert 0 <= number <= hints, f"{what} names hint {number} of {hints}"
     if named:
         assert any(named.values()), f"no mistake or finding of {name} names a hint"
 
@@ -78,18 +79,18 @@ def test_the_notebooks_hint_cell_is_made_from_the_registry(name):
     solution is (prose may stand before and after them), and the exercise's cell is %%kernel NAME
     over the skeleton: tools/sync_exercise_cells.py writes both."""
     ex = get(name)
-    nb = json.loads(committed(f"notebooks/{ex.notebook}.ipynb"))
+    nb = json.loads(committed(f"notebooks/{ex.teaching.notebook}.ipynb"))
     at = hint_cell(nb["cells"], name)
-    assert at is not None, f"{ex.notebook} has no hint cell before the check of {name}"
+    assert at is not None, f"{ex.teaching.notebook} has no hint cell before the check of {name}"
     text = source(nb["cells"][at])
     start, end = hint_span(text)
     assert text[start:end] == hints_markdown(ex), \
-        f"{ex.notebook}, cell {at}: run python tools/sync_exercise_cells.py" + STAGE
+        f"{ex.teaching.notebook}, cell {at}: run python tools/sync_exercise_cells.py" + STAGE
     assert "```" not in text[start:end], "a notebook holds no copy of a solution"
     # the exercise's code cell: %%kernel NAME over the skeleton git holds (both routes, one cell)
     code = check_cell(nb["cells"], name)
     assert source(nb["cells"][code]) == kernel_cell(ex, committed(f"kernels/{name}.cl").decode()), \
-        f"{ex.notebook}, cell {code}: run python tools/sync_exercise_cells.py" + STAGE
+        f"{ex.teaching.notebook}, cell {code}: run python tools/sync_exercise_cells.py" + STAGE
 
 
 @pytest.mark.once
@@ -99,8 +100,8 @@ def test_every_lesson_counter_an_exercise_names_is_one_the_warp_model_shows():
     lessons each name one (the four whose technique the check judges, and the histogram's)."""
     from helpers.checking.counters import SHOWN, lesson_exercises
     for ex in exercises():
-        if ex.technique_shown:
-            assert ex.technique_shown in SHOWN, (ex.name, ex.technique_shown)
+        if ex.teaching.shown:
+            assert ex.teaching.shown in SHOWN, (ex.name, ex.teaching.shown)
             assert ex.performance is not None and ex.performance.given, ex.name
             assert ex.technique is not None or ex.name == "histogram", ex.name
     assert sorted(lesson_exercises()) == ["bank_fix", "divergence_fix", "histogram", "spill_fix",

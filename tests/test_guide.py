@@ -61,7 +61,7 @@ def test_every_named_mistake_links_to_its_entry():
     for ex in exercises():
         stem = guide.notebook_of(ex.name)
         page = (guide.GUIDES / f"{stem}.md").read_text(encoding="utf-8")
-        for m in ex.mistakes:
+        for m in ex.teaching.mistakes:
             said = re.sub(r"\{[^}]*\}", "37", m.message)
             tallied = re.split(r"[.:;]", said)[0].strip()
             where = guide.link(ex.name, tallied)
@@ -76,7 +76,7 @@ def test_every_named_mistake_links_to_its_entry():
 
 def test_the_class_view_links_mistakes_to_the_guide_and_says_where_the_room_is():
     transpose = next(ex for ex in exercises() if ex.name == "transpose")
-    tallied = re.split(r"[.:;]", transpose.mistakes[0].message)[0]
+    tallied = re.split(r"[.:;]", transpose.teaching.mistakes[0].message)[0]
     cells = {("ann", "transpose"): Cell(attempts=2, failed=2, first=1.0, last=9.0,
                                         last_mistake=tallied),
              ("ann", "float_copy"): Cell(attempts=1, first=0.5, last=0.5),

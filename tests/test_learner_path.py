@@ -162,7 +162,7 @@ def test_a_failed_verdict_names_one_hint_and_prints_none(workspace, oclgrind_pre
     ex = get("float_copy")
     message = run_check("float_copy").message
     assert "Start with Hint 1 (of 3" in message and "python -m helpers hint float_copy 1" in message
-    for hint in ex.hints:
+    for hint in ex.teaching.hints:
         assert hint not in message
     assert not re.search(r"^\s*hint:", message, re.MULTILINE)
 
@@ -170,7 +170,7 @@ def test_a_failed_verdict_names_one_hint_and_prints_none(workspace, oclgrind_pre
 def test_a_likely_mistake_names_the_hint_about_it(oclgrind_present):
     """Where an exercise's mistake rule names a hint, the verdict on that mistake points there."""
     ex = get("float_copy")
-    named = [m for m in ex.mistakes if getattr(m, "hint", 0)]
+    named = [m for m in ex.teaching.mistakes if getattr(m, "hint", 0)]
     if not named:
         pytest.fail("float_copy's mistakes name no hint")
     report = run_check("float_copy", kernel=TESTS / "wrong" / "float_copy" / "local_id.cl")
@@ -182,7 +182,7 @@ def test_hints_come_one_at_a_time_from_the_command_line():
     from helpers.__main__ import main
     ex = get("float_copy")
     assert main(["hint", "float_copy", "2"]) == 0
-    assert main(["hint", "float_copy", str(len(ex.hints) + 1)]) == 2
+    assert main(["hint", "float_copy", str(len(ex.teaching.hints) + 1)]) == 2
     assert main(["hint", "float_copy", "--solution"]) == 0
 
 

@@ -118,7 +118,7 @@ def test_a_new_technique_is_drawn_before_its_exercise(name):
     """Between the exercise before it (or the notebook's start) and the exercise's own kernel
     cell, a drawing of the figure module: the lesson shows the technique before it is asked for."""
     from helpers.exercises import get
-    all_cells = cells(ROOT / "notebooks" / f"{get(name).notebook}.ipynb")
+    all_cells = cells(ROOT / "notebooks" / f"{get(name).teaching.notebook}.ipynb")
     at = _kernel_cell(all_cells, name)
     before = max([k for k, c in enumerate(all_cells[:at]) if c["cell_type"] == "code"
                   and text(c).startswith("%%kernel ")], default=-1)
@@ -134,7 +134,7 @@ def test_every_technique_lesson_sets_the_model_beside_the_clock():
     from helpers.checking.counters import lesson_exercises
     from helpers.exercises import get
     for name in lesson_exercises():
-        all_cells = cells(ROOT / "notebooks" / f"{get(name).notebook}.ipynb")
+        all_cells = cells(ROOT / "notebooks" / f"{get(name).teaching.notebook}.ipynb")
         after = [text(c) for c in all_cells[_kernel_cell(all_cells, name) + 1:]
                  if c["cell_type"] == "code"]
         assert any(f'counters.model_and_times(ctx, queue, "{name}")' in t
@@ -145,7 +145,7 @@ def test_every_technique_lesson_sets_the_model_beside_the_clock():
                         ("parallel_sum", "parallel_sum:sum_local"),
                         ("mat_vec_mul", "mat_vec_mul:mv_item_per_row"),
                         ("sgemm_tiled", "sgemm_tiled:sgemm_plain")):
-        all_cells = cells(ROOT / "notebooks" / f"{get(name).notebook}.ipynb")
+        all_cells = cells(ROOT / "notebooks" / f"{get(name).teaching.notebook}.ipynb")
         after = [text(c) for c in all_cells[_kernel_cell(all_cells, name) + 1:]
                  if c["cell_type"] == "code"]
         assert any("counters.exercises_and_times(" in t and f'"{start}"' in t
@@ -237,7 +237,7 @@ def test_the_course_has_at_least_30_exercises_each_in_its_notebook():
     course = exercises()
     assert len(course) >= 30, len(course)
     for ex in course:
-        assert (ROOT / "notebooks" / f"{ex.notebook}.ipynb").is_file(), ex.name
+        assert (ROOT / "notebooks" / f"{ex.teaching.notebook}.ipynb").is_file(), ex.name
 
 
 def test_an_exercise_modules_text_names_its_own_notebook():
@@ -246,14 +246,14 @@ def test_an_exercise_modules_text_names_its_own_notebook():
     for ex in exercises():
         doc = importlib.import_module(f"helpers.exercises.{ex.name}").__doc__ or ""
         named = set(re.findall(r"notebook (\d\d)", doc))
-        assert named <= {ex.notebook[:2]}, (ex.name, named, ex.notebook)
+        assert named <= {ex.teaching.notebook[:2]}, (ex.name, named, ex.teaching.notebook)
 
 
 def test_hints_give_ideas_not_code():
     """No hint holds a statement, a block or an assignment: it names the idea and the built-in
     to use, and the solution is revealed after the hints."""
     for ex in exercises():
-        for k, hint in enumerate(ex.hints, 1):
+        for k, hint in enumerate(ex.teaching.hints, 1):
             assert "```" not in hint, f"{ex.name} hint {k}"
             for span in re.findall(r"`([^`]+)`", hint):
                 assert not re.search(r";|\{|\+=|-=|[^=!<>]=[^=]", span), \
@@ -275,7 +275,8 @@ def test_the_readmes_course_map_lists_every_notebook_with_its_exercises():
                                                         text, re.M)}
     assert set(rows) == {p.stem for p in NOTEBOOKS}
     for ex in exercises():
-        assert f"`{ex.name}`" in rows[ex.notebook], f"{ex.name} is not in {ex.notebook}'s row"
+        where = ex.teaching.notebook
+        assert f"`{ex.name}`" in rows[where], f"{ex.name} is not in {where}'s row"
     assert with_course_map(text) == text, "run python tools/sync_exercise_cells.py"
 
 

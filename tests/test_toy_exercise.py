@@ -46,12 +46,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .model import Buffer, Exercise, Scalar, one_d_cases, random_floats, register
+from .model import (
+    Buffer,
+    Compare,
+    Exercise,
+    Scalar,
+    Teaching,
+    one_d_cases,
+    random_floats,
+    register,
+)
 
 register(Exercise(
     name="toy_scale",
-    title="Double a list of floats",
-    notebook="00-host-and-device",
     args=(
         Buffer("src", np.float32, "in", lambda c: c["n"]),
         Buffer("dst", np.float32, "out", lambda c: c["n"]),
@@ -60,11 +67,14 @@ register(Exercise(
     cases=one_d_cases([(1, 64), (100, 32), (1000, 256), (777, 128), (5, 1)]),
     make_inputs=lambda case, rng: {"src": random_floats(rng, case["n"])},
     reference=lambda case, inputs: {"dst": 2 * inputs["src"]},
-    rtol=0.0,
-    atol=0.0,
-    hints=("One work-item per element: the index `i` is `get_global_id(0)`.",
-           "The global size is rounded up past `n`: store only when `i < n`."),
     contract="`dst[i] = 2 * src[i]` for `i < n`; global size may exceed n",
+    teaching=Teaching(
+        title="Double a list of floats",
+        notebook="00-host-and-device",
+        hints=("One work-item per element: the index `i` is `get_global_id(0)`.",
+               "The global size is rounded up past `n`: store only when `i < n`."),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
 ))
 '''
 

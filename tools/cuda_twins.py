@@ -390,7 +390,7 @@ def registry_case(name: str, global_size: tuple, local_size: tuple, params: dict
                 args.append(np.array(given, a.dtype).ravel() if given is not None
                             else np.zeros(a.length(case), a.dtype))
                 if a.name in want:
-                    checks[i] = (np.asarray(want[a.name]).ravel(), ex.rtol, ex.atol)
+                    checks[i] = (np.asarray(want[a.name]).ravel(), ex.compare.rtol, ex.compare.atol)
             elif kind == "Scalar":
                 args.append(a.value(case))
             else:

@@ -59,8 +59,8 @@ def sync(check_only: bool = False) -> list[str]:
     changed: list[str] = []
     notebooks: dict[Path, dict] = {}
     touched: set[Path] = set()
-    for ex in sorted(exercises(), key=lambda e: (e.notebook, e.name)):
-        path = ROOT / "notebooks" / f"{ex.notebook}.ipynb"
+    for ex in sorted(exercises(), key=lambda e: (e.teaching.notebook, e.name)):
+        path = ROOT / "notebooks" / f"{ex.teaching.notebook}.ipynb"
         nb = notebooks.setdefault(path, json.loads(path.read_text(encoding="utf-8")))
         at = hint_cell_or_place(nb["cells"], ex.name)
         if at is None:

@@ -74,10 +74,11 @@ HOW = __doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[2]
 
 def technique_builds() -> dict[str, tuple[str, ...]]:
     """Kernel function -> the build options its exercise's counters use, where not the default."""
+    from helpers.checking.counters import technique_build
     from helpers.exercises import get
     out = {}
     for name, given in (("divergence_fix", "branches_woven"),):
-        options = tuple(get(name).technique_build)
+        options = technique_build(get(name))
         if options:
             out[name] = out[given] = options
     return out

@@ -119,9 +119,14 @@ def counters(name: str, kernel: str | Path | None = None, solutions: bool = Fals
     if grind is None:
         return _unavailable("Oclgrind, which runs the warp model, is not installed", **about)
     with _lock:
-        options = ex.technique_build if build_options is None else build_options
+        options = technique_build(ex) if build_options is None else build_options
         return _run(ex, submission, chosen, built.path, settings, seed, about,
                     DeviceSpec.of(grind), list(options), owner)
+
+
+def technique_build(ex: Exercise) -> tuple[str, ...]:
+    """The build options of the counters' run: the technique's (none without one)."""
+    return ex.technique.build if ex.technique is not None else ()
 
 
 def _run(ex: Exercise, submission: learner.Submission, case: Case, plugin: Path, settings: dict,
@@ -287,10 +292,10 @@ def shown(name: str) -> Shown:
     """The counter the lesson of exercise ``name`` shows (ValueError for an exercise that does
     not start from a slow kernel whose technique the model sees)."""
     ex = get(name)
-    if ex.performance is None or not ex.performance.given or ex.technique_shown not in SHOWN:
+    if ex.performance is None or not ex.performance.given or ex.teaching.shown not in SHOWN:
         raise ValueError(f"{name} does not start from a slow kernel whose technique the warp "
                          f"model counts: {', '.join(sorted(lesson_exercises()))} do")
-    return SHOWN[ex.technique_shown]
+    return SHOWN[ex.teaching.shown]
 
 
 def lesson_exercises() -> list[str]:
@@ -298,7 +303,7 @@ def lesson_exercises() -> list[str]:
     from ..exercises import exercises
     return [ex.name for ex in exercises()
             if ex.performance is not None and ex.performance.given
-            and ex.technique_shown in SHOWN]
+            and ex.teaching.shown in SHOWN]
 
 
 def compare(name: str, seed: int | None = None) -> list[dict]:
@@ -323,7 +328,7 @@ def compare(name: str, seed: int | None = None) -> list[dict]:
     case = representative_case(ex, int(course_settings.number(SETTINGS["warp_size"])))
     rows = []
     for role, label, record, path in kernels:
-        facts = counters(record, path, case=case, seed=seed, build_options=ex.technique_build)
+        facts = counters(record, path, case=case, seed=seed, build_options=technique_build(ex))
         value, ideal = about.value(facts) if facts["available"] else (None, None)
         rows.append({"label": label, "role": role, "kernel": display_path(path),
                      "record": record, "path": path, "counters": facts, "value": value,
@@ -376,7 +381,7 @@ def exercises_and_times(ctx, queue, entries: tuple, counter: str,
             path, role = kernel_and_role(name)
             label = f"{name} ({'the solution' if role == 'solution' else 'yours'})"
         facts = counters(name, path, case=model_case or default_model, seed=seed,
-                         build_options=ex.technique_build)
+                         build_options=technique_build(ex))
         value, ideal = about.value(facts) if facts["available"] else (None, None)
         rows.append({"label": label, "role": role, "kernel": display_path(path), "record": name,
                      "path": path, "counters": facts, "value": value, "ideal": ideal,

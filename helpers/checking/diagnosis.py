@@ -134,12 +134,12 @@ def _always(ex: Exercise, size) -> list[str]:
 
 def store_guard(ex: Exercise, buffer: Buffer) -> str:
     """The condition that keeps the work-items with no element of ``buffer`` from storing, in the
-    exercise's own arguments: ``ex.guard`` where the record gives one; else, where ``buffer``
+    exercise's own arguments: ``ex.teaching.guard`` where the record gives one; else, where ``buffer``
     holds one element a work-item of the range, ``if (i < n)`` for a 1-D range and ``if (x <
     width && y < height)`` for a 2-D one, named by the size arguments that are its length (its
     columns and rows); "" where it holds none (a partial result a work-group)."""
-    if ex.guard is not None:
-        return ex.guard
+    if ex.teaching.guard is not None:
+        return ex.teaching.guard
     dims = len(ex.cases[0].global_size) if ex.cases else 1
     if dims == 1:
         n = _always(ex, buffer.length)
@@ -155,8 +155,8 @@ def store_guard(ex: Exercise, buffer: Buffer) -> str:
 def unguarded(ex: Exercise, buffer: Buffer) -> str:
     """What a store past the end of ``buffer`` means where the work-items past the data could have
     made it (the ``past_the_end`` of :func:`describe_buffer`)."""
-    if ex.past_the_end:
-        return ex.past_the_end
+    if ex.teaching.past_the_end:
+        return ex.teaching.past_the_end
     guard = store_guard(ex, buffer)
     return UNGUARDED.format(guard=guard) if guard else ""
 
@@ -180,7 +180,7 @@ def describe_case(ex: Exercise, case: Case, r: dict, mistakes: bool = True,
     sizes = {**case.params, "local": size(case.local_size), "groups": size(case.num_groups),
              "global_": size(case.global_size)}
     for name in r.get("mistakes", []) if mistakes else []:
-        m = next(x for x in ex.mistakes if x.name == name)
+        m = next(x for x in ex.teaching.mistakes if x.name == name)
         extra = m.details(case) if m.details else {}
         out.append("likely mistake: " + m.message.format(**sizes, **extra) + "."
                    + hint_clause(getattr(m, "hint", 0)))
@@ -221,7 +221,7 @@ def finding_hints(ex: Exercise, findings: list[oclgrind.Finding]) -> list[str]:
     order of the findings."""
     out: dict[str, int] = {}
     for f in findings:
-        for hint in ex.finding_hints:
+        for hint in ex.teaching.finding_hints:
             if f.kind == hint.kind and (hint.memory is None or f"({hint.memory} memory)" in f.heading) \
                     and (hint.code is None or re.search(hint.code, f.code or "")) \
                     and hint.message not in out:
@@ -240,12 +240,12 @@ def hint_clause(number: int) -> str:
 def hints_line(ex: Exercise, message: str) -> str | None:
     """The last line of a failed verdict: which of the exercise's hints to open (they stay behind
     their collapsibles in the notebook, one at a time; in a terminal ``python -m helpers hint``)."""
-    if not ex.hints:
+    if not ex.teaching.hints:
         return None
     named = HINT_CLAUSE.search(message)
     number = int(named.group(1)) if named else 1
     which = f"Hint {number} fits this" if named else "Start with Hint 1"
-    return (f"{which} (of {len(ex.hints)}, above the check cell; in a terminal: "
+    return (f"{which} (of {len(ex.teaching.hints)}, above the check cell; in a terminal: "
             f"python -m helpers hint {ex.name} {number}).")
 
 def finding_lines(findings: list[oclgrind.Finding], shown: str, limit: int = 4) -> list[str]:

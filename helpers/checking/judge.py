@@ -82,16 +82,16 @@ def analyse(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
             for other in ex.buffers():
                 if other.role == "in" and np.dtype(other.dtype).itemsize == body.itemsize:
                     leaked |= bits(body) == sentinel_bits("input_guard", other.dtype)
-            if ex.view is not None:  # only a view is compared (e.g. the total of partials)
+            if ex.compare.view is not None:  # only a view is compared (e.g. the total of partials)
                 close = _view_close(ex, case, body, want, poison)
                 if not close.all() and not poison.any():
-                    f["view"] = ex.view_label
-                    f["view_expected"] = ex.view(case, want)[0].item()
-                    f["view_got"] = ex.view(case, body)[0].item()
-            elif ex.rtol == 0 and ex.atol == 0:  # exact: compare bits (a copy must not round)
+                    f["view"] = ex.compare.label
+                    f["view_expected"] = ex.compare.view(case, want)[0].item()
+                    f["view_got"] = ex.compare.view(case, body)[0].item()
+            elif ex.compare.rtol == 0 and ex.compare.atol == 0:  # exact: compare bits (a copy must not round)
                 close = bits(body) == bits(want)
             else:
-                close = np.isclose(body, want, rtol=ex.rtol, atol=ex.atol, equal_nan=False)
+                close = np.isclose(body, want, rtol=ex.compare.rtol, atol=ex.compare.atol, equal_nan=False)
             mismatched[buf.name] = ~close
             wrong = ~close & ~poison & ~leaked
             f["unwritten"] = int(poison.sum())
@@ -127,12 +127,12 @@ def analyse(ex: Exercise, case: Case, inputs: dict, expected: dict, got: dict,
 
 def _view_close(ex: Exercise, case: Case, body: np.ndarray, want: np.ndarray,
                 poison: np.ndarray) -> np.ndarray:
-    """Per element of an output compared through ``ex.view``: all true when the views agree
+    """Per element of an output compared through ``ex.compare.view``: all true when the views agree
     (unwritten elements are reported on their own), all false otherwise."""
     if poison.any():
         return ~poison
-    got_v, want_v = ex.view(case, body), ex.view(case, want)
-    agree = bool(np.allclose(got_v, want_v, rtol=ex.rtol, atol=ex.atol))
+    got_v, want_v = ex.compare.view(case, body), ex.compare.view(case, want)
+    agree = bool(np.allclose(got_v, want_v, rtol=ex.compare.rtol, atol=ex.compare.atol))
     return np.full(body.size, agree)
 
 
@@ -157,7 +157,7 @@ def shifted_by(body: np.ndarray, want: np.ndarray, wrong: np.ndarray, ex: Exerci
             continue   # wrong only at the edge: nothing inside that the shift explains
         # in float64: the difference of two halves (or of two large floats) may overflow
         got, near = body[idx].astype(np.float64), want[idx + k].astype(np.float64)
-        if idx.size and np.isclose(got, near, rtol=ex.rtol, atol=ex.atol).all():
+        if idx.size and np.isclose(got, near, rtol=ex.compare.rtol, atol=ex.compare.atol).all():
             return k
     return 0
 
@@ -173,7 +173,7 @@ def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, go
         h, t = head[buf.name], tail[buf.name]
         bodies[buf.name] = got[buf.name][h:got[buf.name].size - t]
     found = []
-    for mistake in ex.mistakes:
+    for mistake in ex.teaching.mistakes:
         if mistake.wrong_at is not None:
             if mistake.wrong_at(case, np.flatnonzero(mismatched[ex.outputs()[0].name])):
                 found.append(mistake.name)
@@ -199,14 +199,14 @@ def matching_mistakes(ex: Exercise, case: Case, inputs: dict, expected: dict, go
             right = np.asarray(expected[buf.name], dtype=np.float64).ravel()
             if not_written.any() or not np.array_equal(want, right):
                 same_as_answer = False
-            if ex.view is not None:
-                agrees = np.allclose(ex.view(case, body), ex.view(case, want),
-                                     rtol=max(ex.rtol, 1e-6), atol=max(ex.atol, 1e-6))
-                if not agrees or np.allclose(ex.view(case, want), ex.view(case, right)):
+            if ex.compare.view is not None:
+                agrees = np.allclose(ex.compare.view(case, body), ex.compare.view(case, want),
+                                     rtol=max(ex.compare.rtol, 1e-6), atol=max(ex.compare.atol, 1e-6))
+                if not agrees or np.allclose(ex.compare.view(case, want), ex.compare.view(case, right)):
                     match = False
                     break
             elif not np.allclose(body[written].astype(np.float64), want[written],
-                                 rtol=max(ex.rtol, 1e-6), atol=max(ex.atol, 1e-6)):
+                                 rtol=max(ex.compare.rtol, 1e-6), atol=max(ex.compare.atol, 1e-6)):
                 match = False
                 break
         if match and not same_as_answer:

@@ -452,8 +452,8 @@ def widest_case(ex: Exercise) -> list[Case]:
     from ..device import oclgrind_device
     from ..exercises import device_limits
     grind = oclgrind_device()
-    if grind is None or ex.widest is None:
+    if grind is None or ex.extremes.cases is None:
         return []
     limits = device_limits(grind)
-    return [c for c in sorted(ex.widest(limits), key=lambda c: c.work_items)[:1]
+    return [c for c in sorted(ex.extremes.cases(limits), key=lambda c: c.work_items)[:1]
             if not c.small and c.work_items <= OCLGRIND_BUDGET and ex.fits(c, limits)]

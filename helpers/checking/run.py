@@ -317,12 +317,12 @@ def _technique(chk: Check, report: CheckReport, where: str) -> CheckReport:
     cannot run, the verdict says so and stands on the results (and the timing) alone."""
     from .counters import counters
     ex = chk.ex
-    for case in (None, *ex.technique_cases):     # the representative case first, then the others
+    for case in (None, *ex.technique.cases):     # the representative case first, then the others
         facts = counters(ex.name, seed=chk.seed, owner=chk.options.owner, case=case,
                          submission=chk.submission)
         if not facts.get("available"):     # a right result alone is not a pass here
             return _not_judged(report, chk, where, facts.get("why") or "no reason given")
-        missing = ex.technique(facts)
+        missing = ex.technique.judge(facts)
         if missing is not None:
             break
     if missing is None:

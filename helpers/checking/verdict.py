@@ -145,8 +145,8 @@ def _exact_launches(op: PassResult) -> dict[str, int]:
 def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
     """A sentence when an exercise about its tile got right values without it: Oclgrind counted
     no read or no write of local memory, or fewer reads of the tile per read of global memory
-    than ``ex.tile_reads`` (a tile written and read once, the work done from global memory)."""
-    if not ex.tiled or op.executed is None:
+    than ``ex.tile.reads`` (a tile written and read once, the work done from global memory)."""
+    if ex.tile is None or op.executed is None:
         return None
     reads, loads, stores = memory_counts(op.executed)
     exact = _exact_launches(op)
@@ -156,11 +156,11 @@ def _tile_unused(ex: Exercise, op: PassResult) -> str | None:
     remedy = ("Load the data each work-group shares into local memory once, wait at a barrier, "
               "then compute from the tile.")
     if loads and stores:
-        if ex.tile_reads is None or not reads or loads >= ex.tile_reads * reads:
+        if ex.tile.reads is None or not reads or loads >= ex.tile.reads * reads:
             return None
         return (f"gives the right values, but its tile carries few of its reads: {loads:,} reads "
                 f"of local memory for {reads:,} of global memory ({counted}), where the tile "
-                f"should carry at least {ex.tile_reads:g} for each read of global memory. "
+                f"should carry at least {ex.tile.reads:g} for each read of global memory. "
                 f"{remedy}")
     what = ("never reads or writes local memory" if not loads and not stores else
             "never reads local memory" if not loads else "never writes local memory")

@@ -24,7 +24,9 @@ from .model import (
     STUDY_KERNELS,
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -33,6 +35,9 @@ from .model import (
     Outputs,
     Performance,
     Scalar,
+    Teaching,
+    Technique,
+    Tile,
     beyond_the_data,
     device_limits,
     exercises,
@@ -67,7 +72,8 @@ def exercise_modules() -> list[str]:
 for _name in exercise_modules():
     importlib.import_module(f"{__name__}.{_name}")   # each registers its record
 
-__all__ = ["REGISTRY", "STUDY_KERNELS", "Buffer", "Case", "Exercise", "FindingHint", "Inputs",
+__all__ = ["REGISTRY", "STUDY_KERNELS", "Buffer", "Case", "Compare", "Exercise", "Extremes",
+           "FindingHint", "Inputs", "Teaching", "Technique", "Tile",
            "Limits", "LocalMem",
            "Mistake", "NOT_EXERCISES",
            "Outputs", "Performance", "Scalar", "beyond_the_data", "device_limits",

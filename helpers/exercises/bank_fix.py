@@ -10,7 +10,9 @@ from .common import copied_through_the_tile
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -19,6 +21,9 @@ from .model import (
     Outputs,
     Performance,
     Scalar,
+    Teaching,
+    Technique,
+    Tile,
     random_floats,
     register,
     rounded_up,
@@ -75,8 +80,6 @@ _TILE = "the tile holds local size x 33 floats: record l of the work-group at [l
 
 register(Exercise(
     name="bank_fix",
-    title="Sums of 32-float records through a local tile without bank conflicts",
-    notebook="09-bank-conflicts",
     args=(
         Buffer("records", np.float32, "in", lambda c: c["n"] * FIELDS,
                shape=lambda c: (c["n"], FIELDS)),
@@ -87,57 +90,59 @@ register(Exercise(
     cases=_records_cases(),
     make_inputs=_records_inputs,
     reference=_record_sums,
-    rtol=1e-5,
-    atol=1e-5,
-    hints=(
-        "Keep the two steps (copy the records into the tile coalesced, then each work-item sums "
-        "its record); change only where the floats lie in the tile, or the order a work-item "
-        "reads them.",
-        "Pad: rows of 33 floats, the 33rd unused, so record `l` starts in bank `l % 32`. Or keep "
-        "rows of 32 and reorder: at step `f`, work-item `l` reads field `(f + l) % 32`.",
-        "Keep what the start gets right: group `g`'s records start at `g * get_local_size(0)`; "
-        "past `n`, copy zeros and store no sum; every work-item reaches the barrier.",
-    ),
-    mistakes=(
-        Mistake("last field left out", _last_field_left_out,
-                "each sum leaves out the last of the record's 32 floats: sum f = 0 .. 31 "
-                "(the 33rd float of a padded row is padding, not data)", hint=2),
-        Mistake("first work-group only", _first_group_only,
-                "every work-group summed the first work-group's records: work-group g starts at "
-                "record g * get_local_size(0), in the copy and in the sums", hint=3),
-    ),
-    finding_hints=(
-        FindingHint("race", "a barrier is missing between filling the tile and reading it", "local",
-                    hint=3),
-        FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it): "
-                    "guard the copy and the store, and let every work-item reach the barrier",
-                    hint=3),
-        FindingHint("out_of_bounds_read", "records was read past its end: the work-group's last "
-                    "record may be past n when n is not a multiple of the local size", "global",
-                    hint=3),
-        FindingHint("out_of_bounds_write", "sums was written past its end: store only for "
-                    "records below n", "global", hint=3),
-        FindingHint("out_of_bounds_read", f"the tile was read past its end: {_TILE}", "local",
-                    hint=2),
-        FindingHint("out_of_bounds_write", f"the tile was written past its end: {_TILE}",
-                    "local", hint=2),
-        FindingHint("uninitialized", "a sum read a float of the tile before anything was "
-                    "written there: the barrier between filling the tile and reading it is "
-                    "missing, or a float of a record's row is never copied", hint=3),
-    ),
     performance=Performance(records_case(1 << 18, 128, small=False),
                             records_case(1 << 14, 128, small=False),
                             given=("banks.cl", "record_sums_conflicted")),
-    widest=_records_extremes,
-    tiled=True,
-    tile_reads=0.75,
-    technique=copied_through_the_tile,
-    technique_shown="local passes",
     contract=("records holds n records of 32 floats (record r at `[r * 32]`); `sums[r]` = the sum "
               "of record r; one work-item per record, the global size may exceed n; `tile` holds "
               "local size x 33 floats and is used; reads of global memory coalesced; a warp's "
               "reads of the tile fall in 32 different banks; timed"),
-    place=(9, 0),
+    teaching=Teaching(
+        title="Sums of 32-float records through a local tile without bank conflicts",
+        notebook="09-bank-conflicts",
+        hints=(
+            "Keep the two steps (copy the records into the tile coalesced, then each work-item sums "
+            "its record); change only where the floats lie in the tile, or the order a work-item "
+            "reads them.",
+            "Pad: rows of 33 floats, the 33rd unused, so record `l` starts in bank `l % 32`. Or keep "
+            "rows of 32 and reorder: at step `f`, work-item `l` reads field `(f + l) % 32`.",
+            "Keep what the start gets right: group `g`'s records start at `g * get_local_size(0)`; "
+            "past `n`, copy zeros and store no sum; every work-item reaches the barrier.",
+        ),
+        mistakes=(
+            Mistake("last field left out", _last_field_left_out,
+                    "each sum leaves out the last of the record's 32 floats: sum f = 0 .. 31 "
+                    "(the 33rd float of a padded row is padding, not data)", hint=2),
+            Mistake("first work-group only", _first_group_only,
+                    "every work-group summed the first work-group's records: work-group g starts at "
+                    "record g * get_local_size(0), in the copy and in the sums", hint=3),
+        ),
+        finding_hints=(
+            FindingHint("race", "a barrier is missing between filling the tile and reading it", "local",
+                        hint=3),
+            FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it): "
+                        "guard the copy and the store, and let every work-item reach the barrier",
+                        hint=3),
+            FindingHint("out_of_bounds_read", "records was read past its end: the work-group's last "
+                        "record may be past n when n is not a multiple of the local size", "global",
+                        hint=3),
+            FindingHint("out_of_bounds_write", "sums was written past its end: store only for "
+                        "records below n", "global", hint=3),
+            FindingHint("out_of_bounds_read", f"the tile was read past its end: {_TILE}", "local",
+                        hint=2),
+            FindingHint("out_of_bounds_write", f"the tile was written past its end: {_TILE}",
+                        "local", hint=2),
+            FindingHint("uninitialized", "a sum read a float of the tile before anything was "
+                        "written there: the barrier between filling the tile and reading it is "
+                        "missing, or a float of a record's row is never copied", hint=3),
+        ),
+        shown="local passes",
+        place=(9, 0),
+    ),
+    compare=Compare(rtol=1e-5, atol=1e-5),
+    extremes=Extremes(cases=_records_extremes),
+    technique=Technique(judge=copied_through_the_tile),
+    tile=Tile(reads=0.75),
 ))
 
 # The slow kernel the exercise starts from is checked against the same contract.

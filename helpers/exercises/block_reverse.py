@@ -9,12 +9,15 @@ from .common import group_blocks, range_length, whole_groups_case, whole_groups_
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
     Mistake,
     Outputs,
+    Teaching,
     random_floats,
     register,
     wide_floats,
@@ -54,8 +57,6 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
 
 register(Exercise(
     name="block_reverse",
-    title="Reverse each work-group's block: local id, group id, local size",
-    notebook="02-work-groups",
     args=(
         Buffer("in", np.float32, "in", range_length),
         Buffer("out", np.float32, "out", range_length),
@@ -63,38 +64,43 @@ register(Exercise(
     cases=_cases(),
     make_inputs=lambda case, rng: {"in": random_floats(rng, range_length(case))},
     reference=_block_reverse,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "Think of the data as blocks of `get_local_size(0)` elements, one per work-group. Where "
-        "does block number `get_group_id(0)` start?",
-        "Inside its block, a work-item is number `get_local_id(0)`; the mirrored position counts "
-        "from the block's other end, so it depends on the local size, not the global size.",
-        "Each work-item reads the element at its own place (block start plus local id) and writes "
-        "it at the mirrored place of the same block.",
-    ),
-    mistakes=(
-        Mistake("copied", _copied,
-                "out holds a copy of in: the global id gives a work-item its element, but its "
-                "place in the reversed block comes from its local id, mirrored inside the block",
-                hint=2),
-        Mistake("whole reversed", _whole,
-                "the whole list was reversed, not each work-group's block of {local}: mirror the "
-                "local id inside the block (with the local size), and keep the block where it is",
-                hint=2),
-        Mistake("first block everywhere", _first_block_everywhere,
-                "every block of out holds the first block of in, reversed: the elements read "
-                "must come from the work-group's own block, which starts at the group id times "
-                "the local size", hint=1),
-    ),
-    finding_hints=(
-        FindingHint("out_of_bounds_write", "a write past the end of out: the mirrored place "
-                    "must stay inside the work-group's block, from its start + L - 1 down to its "
-                    "start (L the local size)", "global", hint=2),
-    ),
-    widest=_extremes,
-    wide_inputs=lambda case, rng: {"in": wide_floats(rng, range_length(case))},
     contract=("1-D range whose global size equals the data length, a multiple of the local size "
               "L; `out[g*L + (L-1-l)] = in[g*L + l]` (g the group id, l the local id)"),
-    place=(2, 2),
+    teaching=Teaching(
+        title="Reverse each work-group's block: local id, group id, local size",
+        notebook="02-work-groups",
+        hints=(
+            "Think of the data as blocks of `get_local_size(0)` elements, one per work-group. Where "
+            "does block number `get_group_id(0)` start?",
+            "Inside its block, a work-item is number `get_local_id(0)`; the mirrored position counts "
+            "from the block's other end, so it depends on the local size, not the global size.",
+            "Each work-item reads the element at its own place (block start plus local id) and writes "
+            "it at the mirrored place of the same block.",
+        ),
+        mistakes=(
+            Mistake("copied", _copied,
+                    "out holds a copy of in: the global id gives a work-item its element, but its "
+                    "place in the reversed block comes from its local id, mirrored inside the block",
+                    hint=2),
+            Mistake("whole reversed", _whole,
+                    "the whole list was reversed, not each work-group's block of {local}: mirror the "
+                    "local id inside the block (with the local size), and keep the block where it is",
+                    hint=2),
+            Mistake("first block everywhere", _first_block_everywhere,
+                    "every block of out holds the first block of in, reversed: the elements read "
+                    "must come from the work-group's own block, which starts at the group id times "
+                    "the local size", hint=1),
+        ),
+        finding_hints=(
+            FindingHint("out_of_bounds_write", "a write past the end of out: the mirrored place "
+                        "must stay inside the work-group's block, from its start + L - 1 down to its "
+                        "start (L the local size)", "global", hint=2),
+        ),
+        place=(2, 2),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(
+        cases=_extremes,
+        inputs=lambda case, rng: {"in": wide_floats(rng, range_length(case))},
+    ),
 ))

@@ -36,11 +36,11 @@ def _wrapped(text: str) -> str:
 
 def hints_markdown(ex: Exercise) -> str:
     """The Markdown of the exercise's hint cell, less any prose around it: one collapsible per
-    hint of ``ex.hints``, then one that says where the course's solution is. The solution itself
+    hint of ``ex.teaching.hints``, then one that says where the course's solution is. The solution itself
     is never copied into a notebook: ``solutions/NAME.cl`` is its one place, and a graded day's
     copy of the course, which leaves solutions/ out, then holds no solution anywhere."""
     blocks = [f"<details><summary>Hint {k}</summary>\n\n{_wrapped(h)}\n</details>"
-              for k, h in enumerate(ex.hints, 1)]
+              for k, h in enumerate(ex.teaching.hints, 1)]
     blocks.append("<details><summary>Solution</summary>\n\n"
                   + _wrapped(f"The course's solution: `solutions/{ex.name}.cl` (or `python -m "
                              f"helpers hint {ex.name} --solution`).") + "\n</details>")
@@ -192,7 +192,7 @@ def with_course_map(text: str) -> str:
     the registry's order) made from the records; the rest of the row is the author's."""
     by_notebook: dict[str, list[str]] = {}
     for ex in exercises():
-        by_notebook.setdefault(ex.notebook, []).append(f"`{ex.name}`")
+        by_notebook.setdefault(ex.teaching.notebook, []).append(f"`{ex.name}`")
 
     def row(m: re.Match) -> str:
         return f"{m.group(1)} {', '.join(by_notebook.get(m.group(2), [])) or '-'} {m.group(3)}"

@@ -10,13 +10,17 @@ from .common import coalesced
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
+    Technique,
     random_floats,
     register,
     rounded_up,
@@ -80,8 +84,6 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
 
 register(Exercise(
     name="column_sums",
-    title="Sum the columns of a matrix: one work-item per column, coalesced reads",
-    notebook="08-coalescing",
     args=(
         Buffer("m", np.float32, "in", _size, shape=lambda c: (c["height"], c["width"])),
         Buffer("sums", np.float32, "out", lambda c: c["width"]),
@@ -91,37 +93,43 @@ register(Exercise(
     cases=_cases(),
     make_inputs=_inputs,
     reference=_column_sums,
-    # sums of up to 300 floats below 1 in magnitude, in any order: float32's rounding stays far
-    # below 1e-4 (a missing or extra element is far larger)
-    rtol=1e-4,
-    atol=1e-4,
-    hints=(
-        'Work-item `j` owns column `j`: it walks down the rows adding into a private variable, and '
-        'stores `sums[j]` once. Work-items past the last column do nothing.',
-        'Row `i` starts `i * width` floats in, and column `j` lies `j` floats further: the row '
-        'length is `width`, not the global size.',
-        'With the column taken straight from `get_global_id(0)`, a warp reads neighbouring floats '
-        'of each row (coalesced); any other mapping scatters its reads.',
-    ),
-    mistakes=(
-        Mistake("transposed index", _transposed_index,
-                "each sum is of a run of height neighbouring floats, m[j * height + i]: the "
-                "matrix is row-major, so element (i, j) is m[i * width + j], and a column's "
-                "floats lie width apart", hint=2),
-        Mistake("row sums", _row_sums,
-                "sums[j] holds the sum of row j: the sums asked for are of the columns, element "
-                "(i, j) for every row i", hint=1),
-    ),
-    finding_hints=(
-        FindingHint("out_of_bounds_read", "m was read past its end: element (i, j) is "
-                    "m[i * width + j] for i < height and j < width; the work-items past the "
-                    "last column must read nothing", "global", hint=2),
-        FindingHint("out_of_bounds_write", "sums was written past its end: it holds width "
-                    "floats; guard the store with the column below width", "global", hint=1),
-    ),
-    widest=_extremes,
-    technique=coalesced,
     contract=("`m` row-major height x width; `sums[j]` = the sum over i of `m[i * width + j]`, "
               "one work-item per column, global size may exceed width; coalesced reads"),
-    place=(8, 1),
+    teaching=Teaching(
+        title="Sum the columns of a matrix: one work-item per column, coalesced reads",
+        notebook="08-coalescing",
+        hints=(
+            'Work-item `j` owns column `j`: it walks down the rows adding into a private variable, and '
+            'stores `sums[j]` once. Work-items past the last column do nothing.',
+            'Row `i` starts `i * width` floats in, and column `j` lies `j` floats further: the row '
+            'length is `width`, not the global size.',
+            'With the column taken straight from `get_global_id(0)`, a warp reads neighbouring floats '
+            'of each row (coalesced); any other mapping scatters its reads.',
+        ),
+        mistakes=(
+            Mistake("transposed index", _transposed_index,
+                    "each sum is of a run of height neighbouring floats, m[j * height + i]: the "
+                    "matrix is row-major, so element (i, j) is m[i * width + j], and a column's "
+                    "floats lie width apart", hint=2),
+            Mistake("row sums", _row_sums,
+                    "sums[j] holds the sum of row j: the sums asked for are of the columns, element "
+                    "(i, j) for every row i", hint=1),
+        ),
+        finding_hints=(
+            FindingHint("out_of_bounds_read", "m was read past its end: element (i, j) is "
+                        "m[i * width + j] for i < height and j < width; the work-items past the "
+                        "last column must read nothing", "global", hint=2),
+            FindingHint("out_of_bounds_write", "sums was written past its end: it holds width "
+                        "floats; guard the store with the column below width", "global", hint=1),
+        ),
+        place=(8, 1),
+    ),
+    compare=Compare(
+        # sums of up to 300 floats below 1 in magnitude, in any order: float32's rounding stays far
+        # below 1e-4 (a missing or extra element is far larger)
+        rtol=1e-4,
+        atol=1e-4,
+    ),
+    extremes=Extremes(cases=_extremes),
+    technique=Technique(judge=coalesced),
 ))

@@ -10,13 +10,16 @@ import numpy as np
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
     register,
 )
 
@@ -88,8 +91,6 @@ _PLAIN_STORE = r"^(?!.*atomic)(?!.*(\+\+|\+=)).*(count\s*\[[^\]]*\]|\*\s*count)\
 
 register(Exercise(
     name="count_matches",
-    title="Count the elements equal to a key: an atomic add",
-    notebook="15-advanced",
     args=(
         Buffer("data", np.int32, "in", lambda c: c["n"]),
         Scalar("n", np.uint32, lambda c: c["n"]),
@@ -99,40 +100,42 @@ register(Exercise(
     cases=_cases(),
     make_inputs=_inputs,
     reference=_added,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        'An increment reads, adds and writes back: two work-items at once both read the old value, '
-        'and one addition is lost. An atomic does the three steps as one.',
-        "The built-ins are `atomic_inc` and `atomic_add`, taking the counter's address. `count` "
-        'arrives holding a count: add to it, never store over it.',
-        'Faster: count your matches in a private variable over a grid-stride loop, then add that '
-        'count once with one atomic.',
-    ),
-    mistakes=(
-        Mistake("stored over", _stored_over,
-                "count holds this run's matches only: it arrived holding a count, and the kernel "
-                "must add to it (atomic_add), not store over it", hint=2),
-        Mistake("no stride", lambda c, i: _added(c, i, c.work_items),
-                "only the first {global_} elements of data were looked at: the range has fewer "
-                "work-items than n = {n} elements, so each work-item must look at several "
-                "(i += get_global_size(0) while i < n)", hint=3),
-    ),
-    finding_hints=(
-        FindingHint("race", "the update of count is not atomic: two work-items that add to it "
-                    "at once both read the old count, and one addition is lost; use "
-                    "atomic_inc(count) or atomic_add(count, ...)", "global", _PLAIN_UPDATE,
-                    hint=1),
-        FindingHint("race", "the count is stored over count: several work-items write it, each "
-                    "replacing what the others wrote; add with atomic_add", "global",
-                    _PLAIN_STORE, hint=2),
-        FindingHint("out_of_bounds_read", "data was read past its end: guard every read with "
-                    "i < n", "global", hint=3),
-    ),
-    widest=_extremes,
-    wide_inputs=_wide,
     contract=("**adds** to `count[0]` the number of `i < n` with `data[i] == key` (count arrives "
               "holding any value; the sum wraps modulo 2^32); 1-D range of any size, possibly "
               "fewer work-items than n"),
-    place=(15, 0),
+    teaching=Teaching(
+        title="Count the elements equal to a key: an atomic add",
+        notebook="15-advanced",
+        hints=(
+            'An increment reads, adds and writes back: two work-items at once both read the old value, '
+            'and one addition is lost. An atomic does the three steps as one.',
+            "The built-ins are `atomic_inc` and `atomic_add`, taking the counter's address. `count` "
+            'arrives holding a count: add to it, never store over it.',
+            'Faster: count your matches in a private variable over a grid-stride loop, then add that '
+            'count once with one atomic.',
+        ),
+        mistakes=(
+            Mistake("stored over", _stored_over,
+                    "count holds this run's matches only: it arrived holding a count, and the kernel "
+                    "must add to it (atomic_add), not store over it", hint=2),
+            Mistake("no stride", lambda c, i: _added(c, i, c.work_items),
+                    "only the first {global_} elements of data were looked at: the range has fewer "
+                    "work-items than n = {n} elements, so each work-item must look at several "
+                    "(i += get_global_size(0) while i < n)", hint=3),
+        ),
+        finding_hints=(
+            FindingHint("race", "the update of count is not atomic: two work-items that add to it "
+                        "at once both read the old count, and one addition is lost; use "
+                        "atomic_inc(count) or atomic_add(count, ...)", "global", _PLAIN_UPDATE,
+                        hint=1),
+            FindingHint("race", "the count is stored over count: several work-items write it, each "
+                        "replacing what the others wrote; add with atomic_add", "global",
+                        _PLAIN_STORE, hint=2),
+            FindingHint("out_of_bounds_read", "data was read past its end: guard every read with "
+                        "i < n", "global", hint=3),
+        ),
+        place=(15, 0),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(cases=_extremes, inputs=_wide),
 ))

@@ -11,13 +11,17 @@ from .common import undivided
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     Inputs,
     Limits,
     Mistake,
     Outputs,
     Performance,
     Scalar,
+    Teaching,
+    Technique,
     beyond_the_data,
     random_floats,
     register,
@@ -89,8 +93,6 @@ def _woven_perf(n: int, rounds: int) -> Case:
 
 register(Exercise(
     name="divergence_fix",
-    title="The same result without divergent branches",
-    notebook="10-divergence",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["n"]),
         Buffer("y", np.float32, "out", lambda c: c["n"]),
@@ -100,26 +102,6 @@ register(Exercise(
     cases=_woven_cases(),
     make_inputs=_woven_inputs,
     reference=_woven,
-    # floats of any finite magnitude: large odd values overflow to infinity, which the result
-    # must then be (a table remedy computing 0 * v * v for the even ones gives NaN there)
-    wide_inputs=lambda case, rng: {"x": wide_floats(rng, case["n"])},
-    rtol=1e-5,
-    atol=1e-5,
-    hints=(
-        "Still divergent: which `if` or `?:` has a condition that differs between neighbouring "
-        "work-items?",
-        "Reordered, wrong near the seam: with `n` odd there is one more even element than odd.",
-        "Every element took one formula: the coefficients must follow each element's parity. NaN "
-        "where the odd step overflows: keep the factored form.",
-    ),
-    mistakes=(
-        Mistake("even step everywhere", _one_branch(0),
-                "every element went through the even step (0.9 v + 0.1): the odd elements "
-                "(i % 2 == 1) take 0.25 v v - 0.5", hint=3),
-        Mistake("odd step everywhere", _one_branch(1),
-                "every element went through the odd step (0.25 v v - 0.5): the even elements "
-                "(i % 2 == 0) take 0.9 v + 0.1", hint=3),
-    ),
     performance=Performance(_woven_perf(1 << 22, 256), _woven_perf(1 << 18, 64), peak="compute",
                             # 2 flops a round on even elements, 3 on odd ones
                             flops=lambda c: 2.5 * c["n"] * c["rounds"],
@@ -127,13 +109,37 @@ register(Exercise(
                             # the table remedy runs 2 flops a round everywhere where the reordered
                             # solution averages 1.5: it is a remedy too, at about 75%
                             target=0.7),
-    widest=_woven_extremes,
-    technique=undivided,
-    technique_shown="divergent branches",
-    technique_build=("-cl-opt-disable",),
     contract=("`y[i]` = `x[i]` sent `rounds` times through `v = 0.9 v + 0.1` (even i) or `v = 0.25 "
               "v v - 0.5` (odd i), without a warp-splitting branch; global size may exceed n; timed"),
-    place=(10, 0),
+    teaching=Teaching(
+        title="The same result without divergent branches",
+        notebook="10-divergence",
+        hints=(
+            "Still divergent: which `if` or `?:` has a condition that differs between neighbouring "
+            "work-items?",
+            "Reordered, wrong near the seam: with `n` odd there is one more even element than odd.",
+            "Every element took one formula: the coefficients must follow each element's parity. NaN "
+            "where the odd step overflows: keep the factored form.",
+        ),
+        mistakes=(
+            Mistake("even step everywhere", _one_branch(0),
+                    "every element went through the even step (0.9 v + 0.1): the odd elements "
+                    "(i % 2 == 1) take 0.25 v v - 0.5", hint=3),
+            Mistake("odd step everywhere", _one_branch(1),
+                    "every element went through the odd step (0.25 v v - 0.5): the even elements "
+                    "(i % 2 == 0) take 0.9 v + 0.1", hint=3),
+        ),
+        shown="divergent branches",
+        place=(10, 0),
+    ),
+    compare=Compare(rtol=1e-5, atol=1e-5),
+    extremes=Extremes(
+        # floats of any finite magnitude: large odd values overflow to infinity, which the result
+        # must then be (a table remedy computing 0 * v * v for the even ones gives NaN there)
+        inputs=lambda case, rng: {"x": wide_floats(rng, case["n"])},
+        cases=_woven_extremes,
+    ),
+    technique=Technique(judge=undivided, build=("-cl-opt-disable",)),
 ))
 
 # The slow kernel the exercise starts from is checked against the same contract.

@@ -15,12 +15,16 @@ from .common import coalesced
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     Inputs,
     Limits,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
+    Technique,
     random_floats,
     register,
 )
@@ -140,8 +144,6 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
 
 register(Exercise(
     name="dot_chains",
-    title="The partial sums of a dot product: four independent chains per work-item",
-    notebook="05-occupancy-and-latency",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["n"]),
         Buffer("y", np.float32, "in", lambda c: c["n"]),
@@ -151,51 +153,57 @@ register(Exercise(
     cases=_cases(),
     make_inputs=_inputs,
     reference=_dot_chains,
-    # sums of up to a thousand products of magnitude below 1, in any order, fused or not: the
-    # rounding errors of float32 stay below 1e-4 (a missing or extra product is far larger)
-    rtol=1e-4,
-    atol=1e-3,
-    hints=(
-        "By hand, n = 10 and G = 2: `partial[0]` adds the products at 0 and 8, `partial[5]` "
-        "only the one at 3.",
-        "Four private sums, one index stepping by 4G; chain k reads at that index plus kG.",
-        "Guard each chain's load by its own index: the last step may be partial. A chain with "
-        "no element stores 0.",
-    ),
-    mistakes=(
-        Mistake("one chain", _one_chain,
-                "only the first of each work-item's four partial sums holds a value, the sum over "
-                "g, g + {global_}, g + 2 * {global_}, ... (the other three are 0): four chains "
-                "share those elements, chain k of work-item g starting at g + k * {global_} and "
-                "stepping by 4G = {four_g}", details=_details, hint=2),
-        Mistake("chains in the wrong places", _interleaved,
-                "partial[m] holds the sum over m, m + 4G, m + 8G, ... (4G = {four_g}): either "
-                "each work-item's chains read four neighbouring elements (chain k of work-item g "
-                "from 4g + k), or the sums were stored chain by chain (at partial[k * {global_} + "
-                "g]). Chain k of work-item g starts at g + k * {global_}, so that at every load "
-                "neighbouring work-items read neighbouring floats, and is stored at "
-                "partial[4g + k]", details=_details, hint=2),
-        Mistake("stride G", _stride_g,
-                "the chains step by G = {global_}, so they overlap and count elements several "
-                "times: the four chains together cover 4G = {four_g} elements a step, so each "
-                "steps by 4G", details=_details, hint=2),
-        Mistake("last step dropped", _last_step_dropped,
-                "the elements of the last, incomplete step were left out: n = {n} is not a "
-                "multiple of 4G = {four_g}, so after the whole steps each chain still adds its "
-                "element if its index is below n", details=_details, hint=3),
-        Mistake("empty chains unwritten", _empty_chains_unwritten,
-                "the partial sums of the chains with no element were not written: with n = {n} "
-                "and G = {global_}, chain k of work-item g has none when g + k * {global_} >= n, "
-                "and its partial[4g + k] must still be stored, as 0", hint=3),
-        Mistake("past the data unwritten", _past_the_data_unwritten,
-                "the work-items past the data (g >= n = {n}, of G = {global_}) stored nothing: "
-                "each still owns four partial sums, partial[4g] to partial[4g + 3], and must "
-                "store them as 0", hint=3),
-    ),
-    widest=_extremes,
-    technique=lambda facts: coalesced(facts, stores=False),
     contract=("`partial[4g + k]` (k = 0..3) = the sum of `x[i] * y[i]` over i = g + kG, "
               "g + kG + 4G, g + kG + 8G, ... < n (G the global size, any size, possibly past "
               "n / 4 or n: a chain with no element stores 0); coalesced reads"),
-    place=(5, 0),
+    teaching=Teaching(
+        title="The partial sums of a dot product: four independent chains per work-item",
+        notebook="05-occupancy-and-latency",
+        hints=(
+            "By hand, n = 10 and G = 2: `partial[0]` adds the products at 0 and 8, `partial[5]` "
+            "only the one at 3.",
+            "Four private sums, one index stepping by 4G; chain k reads at that index plus kG.",
+            "Guard each chain's load by its own index: the last step may be partial. A chain with "
+            "no element stores 0.",
+        ),
+        mistakes=(
+            Mistake("one chain", _one_chain,
+                    "only the first of each work-item's four partial sums holds a value, the sum over "
+                    "g, g + {global_}, g + 2 * {global_}, ... (the other three are 0): four chains "
+                    "share those elements, chain k of work-item g starting at g + k * {global_} and "
+                    "stepping by 4G = {four_g}", details=_details, hint=2),
+            Mistake("chains in the wrong places", _interleaved,
+                    "partial[m] holds the sum over m, m + 4G, m + 8G, ... (4G = {four_g}): either "
+                    "each work-item's chains read four neighbouring elements (chain k of work-item g "
+                    "from 4g + k), or the sums were stored chain by chain (at partial[k * {global_} + "
+                    "g]). Chain k of work-item g starts at g + k * {global_}, so that at every load "
+                    "neighbouring work-items read neighbouring floats, and is stored at "
+                    "partial[4g + k]", details=_details, hint=2),
+            Mistake("stride G", _stride_g,
+                    "the chains step by G = {global_}, so they overlap and count elements several "
+                    "times: the four chains together cover 4G = {four_g} elements a step, so each "
+                    "steps by 4G", details=_details, hint=2),
+            Mistake("last step dropped", _last_step_dropped,
+                    "the elements of the last, incomplete step were left out: n = {n} is not a "
+                    "multiple of 4G = {four_g}, so after the whole steps each chain still adds its "
+                    "element if its index is below n", details=_details, hint=3),
+            Mistake("empty chains unwritten", _empty_chains_unwritten,
+                    "the partial sums of the chains with no element were not written: with n = {n} "
+                    "and G = {global_}, chain k of work-item g has none when g + k * {global_} >= n, "
+                    "and its partial[4g + k] must still be stored, as 0", hint=3),
+            Mistake("past the data unwritten", _past_the_data_unwritten,
+                    "the work-items past the data (g >= n = {n}, of G = {global_}) stored nothing: "
+                    "each still owns four partial sums, partial[4g] to partial[4g + 3], and must "
+                    "store them as 0", hint=3),
+        ),
+        place=(5, 0),
+    ),
+    compare=Compare(
+        # sums of up to a thousand products of magnitude below 1, in any order, fused or not: the
+        # rounding errors of float32 stay below 1e-4 (a missing or extra product is far larger)
+        rtol=1e-4,
+        atol=1e-3,
+    ),
+    extremes=Extremes(cases=_extremes),
+    technique=Technique(judge=lambda facts: coalesced(facts, stores=False)),
 ))

@@ -13,7 +13,7 @@ from .common import (
     window_1d_extremes,
     window_1d_mistakes,
 )
-from .model import Buffer, Exercise, Scalar, random_floats, register
+from .model import Buffer, Compare, Exercise, Extremes, Scalar, Teaching, random_floats, register
 
 _EROSION_1D_HINTS = (
     "`out[i]` is the minimum of the input over the window `i - radius` .. `i + radius`, both ends "
@@ -27,8 +27,6 @@ _EROSION_1D_HINTS = (
 
 register(Exercise(
     name="erosion_1d",
-    title="Erosion of a list: the minimum over a window, in global memory",
-    notebook="03-local-memory",
     args=(
         Buffer("in", np.float32, "in", lambda c: c["n"]),
         Buffer("out", np.float32, "out", lambda c: c["n"]),
@@ -38,15 +36,17 @@ register(Exercise(
     cases=window_1d_cases(),
     make_inputs=lambda case, rng: {"in": random_floats(rng, case["n"])},
     reference=window_1d,
-    rtol=0.0,
-    atol=0.0,
-    hints=_EROSION_1D_HINTS,
-    mistakes=window_1d_mistakes(borders=2, window=1),
-    finding_hints=(clipping_finding(hint=2),),
-    widest=window_1d_extremes,
-    wide_inputs=wide_1d,
     contract=("`out[i] = min(in[j])` over `max(0, i-radius) <= j <= min(n-1, i+radius)`; global "
               "memory only"),
-    place=(3, 1),
     bench_cases=window_1d_bench_cases(),
+    teaching=Teaching(
+        title="Erosion of a list: the minimum over a window, in global memory",
+        notebook="03-local-memory",
+        hints=_EROSION_1D_HINTS,
+        mistakes=window_1d_mistakes(borders=2, window=1),
+        finding_hints=(clipping_finding(hint=2),),
+        place=(3, 1),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(cases=window_1d_extremes, inputs=wide_1d),
 ))

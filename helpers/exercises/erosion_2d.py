@@ -10,11 +10,14 @@ from .common import clipping_finding, square_and_flat, window_min
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     Inputs,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
     extreme_floats,
     random_floats,
     register,
@@ -57,8 +60,6 @@ def _bench_case(side: int) -> Case:
 
 register(Exercise(
     name="erosion_2d",
-    title="Erosion of an image: the minimum over a square window",
-    notebook="03-local-memory",
     args=(
         Buffer("in", np.float32, "in", lambda c: c["width"] * c["height"],
                shape=lambda c: (c["height"], c["width"])),
@@ -71,32 +72,37 @@ register(Exercise(
     cases=_erosion_2d_cases(),
     make_inputs=lambda case, rng: {"in": random_floats(rng, case["width"] * case["height"])},
     reference=_erosion_2d,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "`get_global_id(0)` is the column x, `get_global_id(1)` the row y; pixel `(x, y)` is "
-        "`in[y * width + x]`. Work-items with `x >= width` or `y >= height` have no pixel.",
-        "Clip the window in each dimension as in `erosion_1d`: columns to 0 .. `width - 1`, rows "
-        "to 0 .. `height - 1` (careful with subtraction on a `uint`).",
-        "The window is the whole square: two nested loops, rows outside, columns inside, the "
-        "minimum from `INFINITY` with `fmin`.",
-    ),
-    mistakes=(
-        Mistake("frame skipped", _frame_skipped,
-                "the pixels within {radius} of the image's edge were not written: clip the window "
-                "to the image instead of skipping the border", hint=2),
-        Mistake("rows only", _rows_only,
-                "each pixel holds the minimum over its row's window only: erosion takes the "
-                "minimum over the whole (2 * radius + 1) x (2 * radius + 1) square, rows above and "
-                "below included", hint=3),
-    ),
-    finding_hints=(clipping_finding(hint=2, where="the image"),),
-    widest=lambda limits: square_and_flat(limits, lambda w, h, loc: replace(two_d_case(
-        w, h, loc, {"width": w, "height": h, "radius": 2}, small_up_to=0), values="wide")),
-    wide_inputs=lambda case, rng: {"in": extreme_floats(rng, case["width"] * case["height"])},
     contract=("row-major image; 2-D range, dimension 0 = column; min over the (2r+1)^2 window "
               "clipped to the image"),
-    place=(3, 3),
     # timed beside the 1-D erosions by the bench: 2048 x 2048 pixels, 256 x 256 with small sizes
     bench_cases=(_bench_case(2048), _bench_case(256)),
+    teaching=Teaching(
+        title="Erosion of an image: the minimum over a square window",
+        notebook="03-local-memory",
+        hints=(
+            "`get_global_id(0)` is the column x, `get_global_id(1)` the row y; pixel `(x, y)` is "
+            "`in[y * width + x]`. Work-items with `x >= width` or `y >= height` have no pixel.",
+            "Clip the window in each dimension as in `erosion_1d`: columns to 0 .. `width - 1`, rows "
+            "to 0 .. `height - 1` (careful with subtraction on a `uint`).",
+            "The window is the whole square: two nested loops, rows outside, columns inside, the "
+            "minimum from `INFINITY` with `fmin`.",
+        ),
+        mistakes=(
+            Mistake("frame skipped", _frame_skipped,
+                    "the pixels within {radius} of the image's edge were not written: clip the window "
+                    "to the image instead of skipping the border", hint=2),
+            Mistake("rows only", _rows_only,
+                    "each pixel holds the minimum over its row's window only: erosion takes the "
+                    "minimum over the whole (2 * radius + 1) x (2 * radius + 1) square, rows above and "
+                    "below included", hint=3),
+        ),
+        finding_hints=(clipping_finding(hint=2, where="the image"),),
+        place=(3, 3),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(
+        cases=lambda limits: square_and_flat(limits, lambda w, h, loc: replace(two_d_case(
+            w, h, loc, {"width": w, "height": h, "radius": 2}, small_up_to=0), values="wide")),
+        inputs=lambda case, rng: {"in": extreme_floats(rng, case["width"] * case["height"])},
+    ),
 ))

@@ -10,7 +10,9 @@ from .common import divergent_tree_barrier
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -18,6 +20,8 @@ from .model import (
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
+    Tile,
     beyond_the_data,
     extreme_floats,
     random_floats,
@@ -67,8 +71,6 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
 
 register(Exercise(
     name="group_max",
-    title="The maximum per work-group: a grid-stride loop, then a tree in local memory",
-    notebook="12-parallel-sum",
     args=(
         Buffer("src", np.float32, "in", lambda c: c["n"]),
         Buffer("partial", np.float32, "out", lambda c: c.num_groups[0]),
@@ -80,45 +82,50 @@ register(Exercise(
     # signs)
     make_inputs=lambda case, rng: {"src": random_floats(rng, case["n"], -1000.0, -1.0)},
     reference=_group_max,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        'Too small a maximum: some elements were never looked at; the grid-stride loop is '
-        '`parallel_sum`\'s.',
-        'Wrong where every value is negative: start from `-INFINITY`, not 0.',
-        'A race or a hang: the barriers of `parallel_sum`, each outside the `if`.',
-    ),
-    mistakes=(
-        Mistake("from zero", _from_zero,
-                "the maximums that should be negative came out as 0: the maximum started from "
-                "0, which beats every negative value; start from -INFINITY", hint=2),
-        Mistake("empty groups", None,
-                "the work-groups that cover no element (the range has more work-items than "
-                "n = {n} elements) must write -INFINITY: start the maximum from -INFINITY, not "
-                "from the largest negative float or the first element", wrong_at=_only_empty_groups,
-                hint=2),
-        Mistake("one element each", lambda c, i: _group_max(c, i, c.work_items),
-                "only the first {global_} elements were looked at: the range has fewer "
-                "work-items than n = {n} elements, so each work-item must look at several (a "
-                "loop with i += get_global_size(0))", hint=1),
-    ),
-    finding_hints=(
-        FindingHint("race", "a barrier is missing: work-items read scratch before the others "
-                    "have finished writing it (one barrier after the stores, one after each "
-                    "step of the tree)", "local", hint=3),
-        divergent_tree_barrier(hint=3),
-        FindingHint("out_of_bounds_read", "src was read past its end: guard every read with "
-                    "i < n", "global", hint=1),
-        FindingHint("uninitialized", "the tree read a slot of scratch that no work-item wrote: "
-                    "every work-item stores its maximum (-INFINITY if it has no element) before "
-                    "the first barrier", hint=2),
-    ),
-    widest=_extremes,
-    tiled=True,
-    wide_inputs=lambda case, rng: {"src": extreme_floats(rng, case["n"])},
     contract=("`partial[get_group_id(0)]` = the maximum of `src[i]` over the elements this "
               "work-group covers (i = g, g + G, ... < n for each of its work-items g, G the "
               "global size), -INFINITY where it covers none; local size a power of two; global "
               "size may be smaller or larger than n"),
-    place=(12, 1),
+    teaching=Teaching(
+        title="The maximum per work-group: a grid-stride loop, then a tree in local memory",
+        notebook="12-parallel-sum",
+        hints=(
+            'Too small a maximum: some elements were never looked at; the grid-stride loop is '
+            '`parallel_sum`\'s.',
+            'Wrong where every value is negative: start from `-INFINITY`, not 0.',
+            'A race or a hang: the barriers of `parallel_sum`, each outside the `if`.',
+        ),
+        mistakes=(
+            Mistake("from zero", _from_zero,
+                    "the maximums that should be negative came out as 0: the maximum started from "
+                    "0, which beats every negative value; start from -INFINITY", hint=2),
+            Mistake("empty groups", None,
+                    "the work-groups that cover no element (the range has more work-items than "
+                    "n = {n} elements) must write -INFINITY: start the maximum from -INFINITY, not "
+                    "from the largest negative float or the first element", wrong_at=_only_empty_groups,
+                    hint=2),
+            Mistake("one element each", lambda c, i: _group_max(c, i, c.work_items),
+                    "only the first {global_} elements were looked at: the range has fewer "
+                    "work-items than n = {n} elements, so each work-item must look at several (a "
+                    "loop with i += get_global_size(0))", hint=1),
+        ),
+        finding_hints=(
+            FindingHint("race", "a barrier is missing: work-items read scratch before the others "
+                        "have finished writing it (one barrier after the stores, one after each "
+                        "step of the tree)", "local", hint=3),
+            divergent_tree_barrier(hint=3),
+            FindingHint("out_of_bounds_read", "src was read past its end: guard every read with "
+                        "i < n", "global", hint=1),
+            FindingHint("uninitialized", "the tree read a slot of scratch that no work-item wrote: "
+                        "every work-item stores its maximum (-INFINITY if it has no element) before "
+                        "the first barrier", hint=2),
+        ),
+        place=(12, 1),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(
+        cases=_extremes,
+        inputs=lambda case, rng: {"src": extreme_floats(rng, case["n"])},
+    ),
+    tile=Tile(),
 ))

@@ -11,7 +11,9 @@ import numpy as np
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -20,6 +22,7 @@ from .model import (
     Outputs,
     Performance,
     Scalar,
+    Teaching,
     register,
     study_record,
 )
@@ -127,8 +130,6 @@ _PLAIN_STORE = r"^(?!.*atomic)(?!.*(\+\+|\+=)).*bins\s*\[[^\]]*\]\s*=[^=]"
 
 register(Exercise(
     name="histogram",
-    title="Histogram: count with atomics, privatized in local memory",
-    notebook="15-advanced",
     args=(
         Buffer("data", np.uint32, "in", lambda c: c["n"]),
         Scalar("n", np.uint32, lambda c: c["n"]),
@@ -139,83 +140,85 @@ register(Exercise(
     cases=CASES,
     make_inputs=_histogram_inputs,
     reference=_added,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "Counts lost: every increment of a shared bin must be atomic, in local and in global memory. "
-        "Wrong where `bins` held counts: it arrives holding them, so add, never store. Too many: "
-        "each element is counted once, by the grid stride while below `n`.",
-        "Wrong counts with `local_bins`: they start out holding anything, so all are zeroed before any "
-        "increment, with a barrier between, and another before the merge.",
-        "Counts lost or doubled in the merge: each bin is added by one work-item of the group, with "
-        "`atomic_add`; zeros may be skipped.",
-    ),
-    mistakes=(
-        Mistake("counts stored over bins", _stored_over,
-                "bins holds this run's counts only: it arrived holding counts, and the kernel "
-                "must add to them (atomic_add(&bins[b], count)), not store over them", hint=3),
-        Mistake("no stride", lambda c, i: _added(c, i, c.work_items),
-                "only the first {global_} elements of data were counted: the range has fewer "
-                "work-items than n = {n} elements, so each work-item must count several "
-                "(i += get_global_size(0) while i < n)", hint=1),
-        Mistake("local stride", _local_stride,
-                "elements were counted several times: the loop steps by the work-group's size "
-                "({local}), and work-items of other groups count the same elements; step by the "
-                "whole range, i += get_global_size(0) ({global_})", hint=1),
-        Mistake("one bin each", _merged_once,
-                "only the first {local} bins got their counts: there are more bins (nbins = "
-                "{nbins}) than work-items in a group, so each work-item must add several "
-                "(b += get_local_size(0) while b < nbins)", hint=3),
-    ),
-    finding_hints=(
-        FindingHint("race", "an update of bins is not atomic: two work-items that add to the "
-                    "same bin at once both read the old count, and one addition is lost; use "
-                    "atomic_inc(&bins[v]) or atomic_add(&bins[b], count)", "global",
-                    _PLAIN_UPDATE, hint=1),
-        FindingHint("race", "counts stored over bins: several work-groups write the same bin, "
-                    "each replacing what the others wrote; add with atomic_add(&bins[b], count)",
-                    "global", _PLAIN_STORE, hint=3),
-        FindingHint("race", "the local increment is not atomic: work-items of a group that meet "
-                    "the same value lose counts; use atomic_inc(&local_bins[v])", "local",
-                    _PLAIN_UPDATE, hint=2),
-        FindingHint("race", "a plain read of a counter races with other work-items' atomics "
-                    "(the read that seeds a compare-and-swap loop, say): every access of a shared "
-                    "counter while others count must be atomic; seed the loop with a guess of 0",
-                    None, _PLAIN_SEED, hint=1),
-        FindingHint("race", "a barrier is missing: one between zeroing local_bins and counting "
-                    "in it, and one between counting and adding the counts to bins (a "
-                    "work-item read a counter that others were still changing)", "local",
-                    r"^(?!.*(\+\+|\+=|cmpxchg|=\s*\*)).*|^(?!.*cmpxchg).*atomic", hint=2),
-        FindingHint("uninitialized", "local_bins was not zeroed before counting: it starts out "
-                    "holding anything; zero all nbins of them (b = get_local_id(0), "
-                    "b += get_local_size(0) while b < nbins, as there may be more bins than "
-                    "work-items), then barrier", hint=2),
-        FindingHint("divergent_barrier", "a barrier sits inside a branch or a loop that not every "
-                    "work-item of the group takes (inside the counting loop, or after an early "
-                    "return): put the two barriers where every work-item reaches them", hint=2),
-        FindingHint("out_of_bounds_write", "local_bins was written past its end: it holds nbins "
-                    "counters, which may be fewer than the work-items of a group (guard b < nbins "
-                    "where you zero it), and a value read from past the end of data can be any "
-                    "index (guard i < n)", "local", hint=2),
-        FindingHint("out_of_bounds_read", "local_bins was read past its end: it holds nbins "
-                    "counters, fewer than the work-items of a group at times; guard b < nbins",
-                    "local", hint=3),
-        FindingHint("out_of_bounds_read", "data was read past its end: guard every read with "
-                    "i < n", "global", hint=1),
-        FindingHint("out_of_bounds_write", "bins was written past its end: it holds nbins "
-                    "counters; guard b < nbins", "global", hint=3),
-    ),
     performance=Performance(_perf(1 << 24, 1 << 18, 256), _perf(1 << 20, 1 << 14, 64),
                             given=("advanced.cl", "histogram_global")),
-    technique_shown="global atomics",
-    widest=_extremes,
-    wide_inputs=_histogram_wide,
-    guard="",   # a bin is no work-item's own: a store past nbins is a wrong bin, not a guard
     contract=("every `data[i] < nbins`, `nbins <= 256`; **adds** to `bins[b]` the count of `b` "
               "among `data[0..n)` (bins arrive holding arbitrary counts); 1-D range of any size, "
               "possibly far fewer work-items than n, work-groups of any size; `local_bins` holds "
               "nbins uints"),
-    place=(15, 1),
+    teaching=Teaching(
+        title="Histogram: count with atomics, privatized in local memory",
+        notebook="15-advanced",
+        hints=(
+            "Counts lost: every increment of a shared bin must be atomic, in local and in global memory. "
+            "Wrong where `bins` held counts: it arrives holding them, so add, never store. Too many: "
+            "each element is counted once, by the grid stride while below `n`.",
+            "Wrong counts with `local_bins`: they start out holding anything, so all are zeroed before any "
+            "increment, with a barrier between, and another before the merge.",
+            "Counts lost or doubled in the merge: each bin is added by one work-item of the group, with "
+            "`atomic_add`; zeros may be skipped.",
+        ),
+        mistakes=(
+            Mistake("counts stored over bins", _stored_over,
+                    "bins holds this run's counts only: it arrived holding counts, and the kernel "
+                    "must add to them (atomic_add(&bins[b], count)), not store over them", hint=3),
+            Mistake("no stride", lambda c, i: _added(c, i, c.work_items),
+                    "only the first {global_} elements of data were counted: the range has fewer "
+                    "work-items than n = {n} elements, so each work-item must count several "
+                    "(i += get_global_size(0) while i < n)", hint=1),
+            Mistake("local stride", _local_stride,
+                    "elements were counted several times: the loop steps by the work-group's size "
+                    "({local}), and work-items of other groups count the same elements; step by the "
+                    "whole range, i += get_global_size(0) ({global_})", hint=1),
+            Mistake("one bin each", _merged_once,
+                    "only the first {local} bins got their counts: there are more bins (nbins = "
+                    "{nbins}) than work-items in a group, so each work-item must add several "
+                    "(b += get_local_size(0) while b < nbins)", hint=3),
+        ),
+        finding_hints=(
+            FindingHint("race", "an update of bins is not atomic: two work-items that add to the "
+                        "same bin at once both read the old count, and one addition is lost; use "
+                        "atomic_inc(&bins[v]) or atomic_add(&bins[b], count)", "global",
+                        _PLAIN_UPDATE, hint=1),
+            FindingHint("race", "counts stored over bins: several work-groups write the same bin, "
+                        "each replacing what the others wrote; add with atomic_add(&bins[b], count)",
+                        "global", _PLAIN_STORE, hint=3),
+            FindingHint("race", "the local increment is not atomic: work-items of a group that meet "
+                        "the same value lose counts; use atomic_inc(&local_bins[v])", "local",
+                        _PLAIN_UPDATE, hint=2),
+            FindingHint("race", "a plain read of a counter races with other work-items' atomics "
+                        "(the read that seeds a compare-and-swap loop, say): every access of a shared "
+                        "counter while others count must be atomic; seed the loop with a guess of 0",
+                        None, _PLAIN_SEED, hint=1),
+            FindingHint("race", "a barrier is missing: one between zeroing local_bins and counting "
+                        "in it, and one between counting and adding the counts to bins (a "
+                        "work-item read a counter that others were still changing)", "local",
+                        r"^(?!.*(\+\+|\+=|cmpxchg|=\s*\*)).*|^(?!.*cmpxchg).*atomic", hint=2),
+            FindingHint("uninitialized", "local_bins was not zeroed before counting: it starts out "
+                        "holding anything; zero all nbins of them (b = get_local_id(0), "
+                        "b += get_local_size(0) while b < nbins, as there may be more bins than "
+                        "work-items), then barrier", hint=2),
+            FindingHint("divergent_barrier", "a barrier sits inside a branch or a loop that not every "
+                        "work-item of the group takes (inside the counting loop, or after an early "
+                        "return): put the two barriers where every work-item reaches them", hint=2),
+            FindingHint("out_of_bounds_write", "local_bins was written past its end: it holds nbins "
+                        "counters, which may be fewer than the work-items of a group (guard b < nbins "
+                        "where you zero it), and a value read from past the end of data can be any "
+                        "index (guard i < n)", "local", hint=2),
+            FindingHint("out_of_bounds_read", "local_bins was read past its end: it holds nbins "
+                        "counters, fewer than the work-items of a group at times; guard b < nbins",
+                        "local", hint=3),
+            FindingHint("out_of_bounds_read", "data was read past its end: guard every read with "
+                        "i < n", "global", hint=1),
+            FindingHint("out_of_bounds_write", "bins was written past its end: it holds nbins "
+                        "counters; guard b < nbins", "global", hint=3),
+        ),
+        shown="global atomics",
+        guard="",  # a bin is no work-item's own: a store past nbins is a wrong bin, not a guard
+        place=(15, 1),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(cases=_extremes, inputs=_histogram_wide),
 ))
 
 # The kernel the exercise starts from, checked by the same engine.

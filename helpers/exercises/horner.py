@@ -9,13 +9,16 @@ import numpy as np
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
     random_floats,
     register,
     rounded_up,
@@ -83,8 +86,6 @@ def _extremes(limits: Limits) -> tuple[Case, ...]:
 
 register(Exercise(
     name="horner",
-    title="Evaluate a polynomial by Horner's rule, its coefficients in constant memory",
-    notebook="11-constant-memory-and-fast-math",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["n"]),
         Buffer("y", np.float32, "out", lambda c: c["n"]),
@@ -95,44 +96,50 @@ register(Exercise(
     cases=_cases(),
     make_inputs=_inputs,
     reference=_polynomial,
-    # float32 Horner with or without fused multiply-adds, |x| <= 1, up to 17 coefficients below 1:
-    # the rounding errors stay below about 17 * 2 * 6e-8 * 17 (a wrong term is far larger)
-    rtol=1e-5,
-    atol=1e-4,
-    hints=(
-        "Horner's rule nests the polynomial: start from `coef[degree]`, and at every step multiply "
-        'by `x` and add the next coefficient down, until `coef[0]`.',
-        'A `uint` loop counting down to 0 never ends: count the steps up and index from the top, or'
-        ' use a signed `int`. There are `degree + 1` coefficients.',
-        'Every work-item reads the same `coef[k]` at once: constant memory serves the whole warp. '
-        'One `fma` per step is fine.',
-    ),
-    mistakes=(
-        Mistake("reversed", _reversed,
-                "the coefficients were taken in reverse: coef[0] is the constant term and "
-                "coef[degree] belongs to x^degree, so Horner's rule starts from coef[degree]",
-                hint=1),
-        Mistake("leading left out", _leading_left_out,
-                "the highest term, coef[degree] x^degree, is missing: there are degree + 1 = "
-                "{coefs} coefficients", details=lambda c: {"coefs": c["degree"] + 1}, hint=2),
-        Mistake("constant left out", _constant_left_out,
-                "the last step of Horner's rule is missing: the loop stopped before coef[0] "
-                "(multiply by x and add coef[0] once more)", hint=2),
-    ),
-    finding_hints=(
-        # the buffer read past its end is the one on the reported line (x read before the guard
-        # is not coef's overrun)
-        FindingHint("out_of_bounds_read", "coef was read past its end: it holds degree + 1 "
-                    "coefficients, coef[0] to coef[degree]", code=r"\bcoef\s*\[", hint=2),
-        FindingHint("out_of_bounds_read", "x was read past its end: the work-items past n have "
-                    "no element, so guard the load of x[i] with i < n, not only the store",
-                    code=r"\bx\s*\[", hint=0),
-        FindingHint("out_of_bounds_write", "y was written past its end: guard with i < n",
-                    "global", hint=0),
-    ),
-    widest=_extremes,
     contract=("`y[i]` = `coef[0] + coef[1] x[i] + ... + coef[degree] x[i]^degree` for `i < n` "
               "(|x| <= 1, degree <= 16, |coef| <= 1; compared within float32 rounding); global "
               "size may exceed n"),
-    place=(11, 0),
+    teaching=Teaching(
+        title="Evaluate a polynomial by Horner's rule, its coefficients in constant memory",
+        notebook="11-constant-memory-and-fast-math",
+        hints=(
+            "Horner's rule nests the polynomial: start from `coef[degree]`, and at every step multiply "
+            'by `x` and add the next coefficient down, until `coef[0]`.',
+            'A `uint` loop counting down to 0 never ends: count the steps up and index from the top, or'
+            ' use a signed `int`. There are `degree + 1` coefficients.',
+            'Every work-item reads the same `coef[k]` at once: constant memory serves the whole warp. '
+            'One `fma` per step is fine.',
+        ),
+        mistakes=(
+            Mistake("reversed", _reversed,
+                    "the coefficients were taken in reverse: coef[0] is the constant term and "
+                    "coef[degree] belongs to x^degree, so Horner's rule starts from coef[degree]",
+                    hint=1),
+            Mistake("leading left out", _leading_left_out,
+                    "the highest term, coef[degree] x^degree, is missing: there are degree + 1 = "
+                    "{coefs} coefficients", details=lambda c: {"coefs": c["degree"] + 1}, hint=2),
+            Mistake("constant left out", _constant_left_out,
+                    "the last step of Horner's rule is missing: the loop stopped before coef[0] "
+                    "(multiply by x and add coef[0] once more)", hint=2),
+        ),
+        finding_hints=(
+            # the buffer read past its end is the one on the reported line (x read before the guard
+            # is not coef's overrun)
+            FindingHint("out_of_bounds_read", "coef was read past its end: it holds degree + 1 "
+                        "coefficients, coef[0] to coef[degree]", code=r"\bcoef\s*\[", hint=2),
+            FindingHint("out_of_bounds_read", "x was read past its end: the work-items past n have "
+                        "no element, so guard the load of x[i] with i < n, not only the store",
+                        code=r"\bx\s*\[", hint=0),
+            FindingHint("out_of_bounds_write", "y was written past its end: guard with i < n",
+                        "global", hint=0),
+        ),
+        place=(11, 0),
+    ),
+    compare=Compare(
+        # float32 Horner with or without fused multiply-adds, |x| <= 1, up to 17 coefficients below 1:
+        # the rounding errors stay below about 17 * 2 * 6e-8 * 17 (a wrong term is far larger)
+        rtol=1e-5,
+        atol=1e-4,
+    ),
+    extremes=Extremes(cases=_extremes),
 ))

@@ -10,11 +10,15 @@ from .common import guarded_extremes, undivided
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     Inputs,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
+    Technique,
     extreme_floats,
     one_d_cases,
     random_floats,
@@ -47,8 +51,6 @@ def _inputs(case: Case, rng: np.random.Generator) -> Inputs:
 
 register(Exercise(
     name="leaky_relu",
-    title="Leaky ReLU without a branch that splits a warp",
-    notebook="10-divergence",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["n"]),
         Buffer("y", np.float32, "out", lambda c: c["n"]),
@@ -58,30 +60,37 @@ register(Exercise(
                        (9, 2), (333, 7), (1 << 20, 256), ((1 << 20) + 3, 128)]),
     make_inputs=_inputs,
     reference=_leaky,
-    # one multiplication by 0.01f, or by 0.01 in double then rounded: a unit in the last place
-    rtol=1e-6,
-    atol=0.0,
-    hints=(
-        'Still divergent: which `if` has a condition that differs between neighbouring lanes?',
-        '`?:` with expressions on both sides counts as a branch too: the check judges an '
-        'unoptimized build (a GPU compiler usually makes it a select).',
-        'Use the built-in `select`, which picks a value without a jump, or `fmax`: the larger of '
-        '`x` and `0.01f * x` is the answer whatever the sign.',
-    ),
-    mistakes=(
-        Mistake("relu", _relu,
-                "the negative values became 0 (a plain ReLU): they must leak, y = 0.01 x where "
-                "x <= 0", hint=3),
-        Mistake("leak everywhere", _leak_everywhere,
-                "the positive values got 0.01 x added too (fmax(x, 0) + 0.01 x): where x > 0, "
-                "y is x itself", hint=3),
-    ),
-    widest=guarded_extremes,
-    wide_inputs=lambda case, rng: {"x": extreme_floats(rng, case["n"])},
-    technique=undivided,
-    technique_build=("-cl-opt-disable",),
     contract=("`y[i] = x[i] > 0 ? x[i] : 0.01f * x[i]` for `i < n`, x finite (any magnitude); "
               "global size may exceed n; without a warp-splitting branch (a `?:` counts as one; "
               "the bounds guard does not)"),
-    place=(10, 1),
+    teaching=Teaching(
+        title="Leaky ReLU without a branch that splits a warp",
+        notebook="10-divergence",
+        hints=(
+            'Still divergent: which `if` has a condition that differs between neighbouring lanes?',
+            '`?:` with expressions on both sides counts as a branch too: the check judges an '
+            'unoptimized build (a GPU compiler usually makes it a select).',
+            'Use the built-in `select`, which picks a value without a jump, or `fmax`: the larger of '
+            '`x` and `0.01f * x` is the answer whatever the sign.',
+        ),
+        mistakes=(
+            Mistake("relu", _relu,
+                    "the negative values became 0 (a plain ReLU): they must leak, y = 0.01 x where "
+                    "x <= 0", hint=3),
+            Mistake("leak everywhere", _leak_everywhere,
+                    "the positive values got 0.01 x added too (fmax(x, 0) + 0.01 x): where x > 0, "
+                    "y is x itself", hint=3),
+        ),
+        place=(10, 1),
+    ),
+    compare=Compare(
+        # one multiplication by 0.01f, or by 0.01 in double then rounded: a unit in the last place
+        rtol=1e-6,
+        atol=0.0,
+    ),
+    extremes=Extremes(
+        cases=guarded_extremes,
+        inputs=lambda case, rng: {"x": extreme_floats(rng, case["n"])},
+    ),
+    technique=Technique(judge=undivided, build=("-cl-opt-disable",)),
 ))

@@ -9,7 +9,9 @@ from .common import divergent_tree_barrier
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -17,6 +19,8 @@ from .model import (
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
+    Tile,
     random_floats,
     register,
     study_record,
@@ -77,53 +81,54 @@ def _mat_vec_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 
 register(Exercise(
     name="mat_vec_mul",
-    title="Matrix times vector: a work-group per row, a tree in local memory",
-    notebook="13-matvec-ladder",
     args=_MAT_VEC_ARGS,
     cases=_mat_vec_cases([(1100, 50, 256, 60), (1100, 300, 256, 60), (37, 20, 32, 5),
                           (1, 7, 1, 3), (513, 129, 64, 129), (64, 1000, 128, 17),
                           (2000, 3, 16, 1), (100, 100, 2, 100), (300, 41, 8, 41)]),
     make_inputs=_mat_vec_inputs,
     reference=_mat_vec,
-    rtol=1e-4,
-    atol=1e-4,
-    hints=(
-        "Only the first rows right: there are fewer work-groups than rows, so a group goes on to "
-        "row `y + get_num_groups(0)` while `y < height`. A hang or a divergent barrier there: "
-        "the loop's condition must be the same for all the group's work-items (it depends on "
-        "the group, never on `lid`).",
-        "For a row, work-item `lid` adds the products at columns `lid`, `lid + "
-        "get_local_size(0)`, ... below `width`: neighbouring work-items read neighbouring floats "
-        "(coalesced).",
-        "Then the tree of `parallel_sum` on `partial`, with a barrier after the stores and after "
-        "each step, outside the `if` that picks the lower half. Work-item 0 writes `partial[0]` "
-        "to `w[y]`.",
-    ),
-    mistakes=(
-        Mistake("one row per group", lambda c, i: _mat_vec(c, i, rows=c.num_groups[0]),
-                "only the first {groups} rows were computed: there are fewer work-groups than "
-                "rows, so each work-group must loop over rows (y += get_num_groups(0))", hint=1),
-        Mistake("no stride", lambda c, i: _mat_vec(c, i, lanes=c.local_size[0]),
-                "only the first {local} columns were used: each work-item must loop over the row "
-                "with x += get_local_size(0)", hint=2),
-        Mistake("no reduction", lambda c, i: _mat_vec(c, i, first_only=True),
-                "w holds work-item 0's share of each row only: the work-group's partial sums "
-                "must all be added (the tree in local memory)", hint=3),
-    ),
-    finding_hints=(
-        FindingHint("race", "a barrier is missing: one after the stores to partial and "
-                    "one after each step of the tree", "local", hint=3),
-        divergent_tree_barrier(hint=3),
-        FindingHint("out_of_bounds_read", "m or v was read past its end: guard x < width and "
-                    "y < height", "global", hint=2),
-    ),
-    widest=_mat_vec_extremes,
-    tiled=True,
-    guard="",   # a row a work-group: a store past height is a wrong row, not a guard
     contract=("`w = m . v`, `m` row-major height x width; `partial` holds one float per work-item; "
               "one work-group per row at a time, coalesced reads (the whitepaper's step); there may"
               " be fewer work-groups than rows"),
-    place=(13, 0),
+    teaching=Teaching(
+        title="Matrix times vector: a work-group per row, a tree in local memory",
+        notebook="13-matvec-ladder",
+        hints=(
+            "Only the first rows right: there are fewer work-groups than rows, so a group goes on to "
+            "row `y + get_num_groups(0)` while `y < height`. A hang or a divergent barrier there: "
+            "the loop's condition must be the same for all the group's work-items (it depends on "
+            "the group, never on `lid`).",
+            "For a row, work-item `lid` adds the products at columns `lid`, `lid + "
+            "get_local_size(0)`, ... below `width`: neighbouring work-items read neighbouring floats "
+            "(coalesced).",
+            "Then the tree of `parallel_sum` on `partial`, with a barrier after the stores and after "
+            "each step, outside the `if` that picks the lower half. Work-item 0 writes `partial[0]` "
+            "to `w[y]`.",
+        ),
+        mistakes=(
+            Mistake("one row per group", lambda c, i: _mat_vec(c, i, rows=c.num_groups[0]),
+                    "only the first {groups} rows were computed: there are fewer work-groups than "
+                    "rows, so each work-group must loop over rows (y += get_num_groups(0))", hint=1),
+            Mistake("no stride", lambda c, i: _mat_vec(c, i, lanes=c.local_size[0]),
+                    "only the first {local} columns were used: each work-item must loop over the row "
+                    "with x += get_local_size(0)", hint=2),
+            Mistake("no reduction", lambda c, i: _mat_vec(c, i, first_only=True),
+                    "w holds work-item 0's share of each row only: the work-group's partial sums "
+                    "must all be added (the tree in local memory)", hint=3),
+        ),
+        finding_hints=(
+            FindingHint("race", "a barrier is missing: one after the stores to partial and "
+                        "one after each step of the tree", "local", hint=3),
+            divergent_tree_barrier(hint=3),
+            FindingHint("out_of_bounds_read", "m or v was read past its end: guard x < width and "
+                        "y < height", "global", hint=2),
+        ),
+        guard="",  # a row a work-group: a store past height is a wrong row, not a guard
+        place=(13, 0),
+    ),
+    compare=Compare(rtol=1e-4, atol=1e-4),
+    extremes=Extremes(cases=_mat_vec_extremes),
+    tile=Tile(),
 ))
 
 

@@ -9,12 +9,15 @@ from .common import square_and_flat
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
     random_floats,
     register,
     two_d_case,
@@ -73,8 +76,6 @@ def _extremes(limits) -> tuple[Case, ...]:
 
 register(Exercise(
     name="matrix_add",
-    title="Add two matrices: a 2-D range, guarded in both dimensions",
-    notebook="02-work-groups",
     args=(
         Buffer("a", np.float32, "in", _size, shape=_shape),
         Buffer("b", np.float32, "in", _size, shape=_shape),
@@ -85,37 +86,39 @@ register(Exercise(
     cases=_cases(),
     make_inputs=_inputs,
     reference=_add,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "Dimension 0 runs along a row (the column `x`), dimension 1 down the columns (the row "
-        "`y`); each is rounded up to a multiple of the work-group size, independently.",
-        "Row-major: row `y` comes after `y` rows of `width` elements each. The row's length is "
-        "the matrix's width, not the range's, which may be rounded up past it.",
-        "A work-item past the last column or below the last row must do nothing. Both conditions "
-        "are needed; either one alone lets work-items of the rounded-up range through.",
-    ),
-    mistakes=(
-        Mistake("global width stride", lambda c, i: _written_at(c, i, c.global_size[0]),
-                "elements were stored at y * get_global_size(0) + x: the row stride is the "
-                "matrix's width ({width}), not the range's width ({range_width}), which is "
-                "rounded up past it", details=lambda c: {"range_width": c.global_size[0]},
-                hint=2),
-        Mistake("height stride", lambda c, i: _written_at(c, i, c["height"]),
-                "elements were stored at y * height + x: in a row-major matrix a row holds "
-                "width ({width}) elements, so the row stride is the width", hint=2),
-    ),
-    finding_hints=(
-        FindingHint("out_of_bounds_write", "a write past the end of c: guard both the column and "
-                    "the row (x < width and y < height), and step from row to row by the "
-                    "matrix's width", "global", hint=3),
-        FindingHint("out_of_bounds_read", "a read past the end of a or b: guard both the column "
-                    "and the row (x < width and y < height), and step from row to row by the "
-                    "matrix's width", "global", hint=3),
-    ),
-    widest=_extremes,
-    wide_inputs=_wide,
     contract=("row-major height x width; 2-D range, dimension 0 = column; `c = a + b`; global "
               "size may exceed both dimensions"),
-    place=(2, 1),
+    teaching=Teaching(
+        title="Add two matrices: a 2-D range, guarded in both dimensions",
+        notebook="02-work-groups",
+        hints=(
+            "Dimension 0 runs along a row (the column `x`), dimension 1 down the columns (the row "
+            "`y`); each is rounded up to a multiple of the work-group size, independently.",
+            "Row-major: row `y` comes after `y` rows of `width` elements each. The row's length is "
+            "the matrix's width, not the range's, which may be rounded up past it.",
+            "A work-item past the last column or below the last row must do nothing. Both conditions "
+            "are needed; either one alone lets work-items of the rounded-up range through.",
+        ),
+        mistakes=(
+            Mistake("global width stride", lambda c, i: _written_at(c, i, c.global_size[0]),
+                    "elements were stored at y * get_global_size(0) + x: the row stride is the "
+                    "matrix's width ({width}), not the range's width ({range_width}), which is "
+                    "rounded up past it", details=lambda c: {"range_width": c.global_size[0]},
+                    hint=2),
+            Mistake("height stride", lambda c, i: _written_at(c, i, c["height"]),
+                    "elements were stored at y * height + x: in a row-major matrix a row holds "
+                    "width ({width}) elements, so the row stride is the width", hint=2),
+        ),
+        finding_hints=(
+            FindingHint("out_of_bounds_write", "a write past the end of c: guard both the column and "
+                        "the row (x < width and y < height), and step from row to row by the "
+                        "matrix's width", "global", hint=3),
+            FindingHint("out_of_bounds_read", "a read past the end of a or b: guard both the column "
+                        "and the row (x < width and y < height), and step from row to row by the "
+                        "matrix's width", "global", hint=3),
+        ),
+        place=(2, 1),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(cases=_extremes, inputs=_wide),
 ))

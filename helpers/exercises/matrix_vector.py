@@ -9,11 +9,14 @@ from .common import square_and_flat
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     Inputs,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
     random_floats,
     register,
     two_d_case,
@@ -41,8 +44,6 @@ def _matrix_vector_cases() -> tuple[Case, ...]:
 
 register(Exercise(
     name="matrix_vector",
-    title="Update every element of a matrix with a vector, repeat times",
-    notebook="04-matrix-vector",
     args=(
         Buffer("a", np.float32, "inout", lambda c: c["rows"] * c["cols"],
                shape=lambda c: (c["rows"], c["cols"])),
@@ -59,27 +60,32 @@ register(Exercise(
         "b": random_floats(rng, case["cols"], -0.01, 0.01),
     },
     reference=_matrix_vector,
-    rtol=2e-5,
-    atol=1e-5,
-    hints=(
-        "`get_global_id(0)` is the column j, `get_global_id(1)` the row i, and the element is "
-        "`a[i * cols + j]`. The range is rounded up: guard `i < rows && j < cols`.",
-        "The update is applied `repeat` times, so the kernel loops; `b`'s index is the column "
-        "`j`, the same for every row.",
-        "Read `a[i][j]` and `b[j]` once into private variables, loop on the copies, and store "
-        "once at the end: global memory is then touched twice per element whatever `repeat` is.",
-    ),
-    mistakes=(
-        Mistake("applied once", lambda c, i: _matrix_vector(c, i, times=1),
-                "a was updated once: the update must be applied repeat = {repeat} times (a loop "
-                "in the kernel)", hint=2),
-        Mistake("b by row", lambda c, i: _matrix_vector(c, i, by_row=True),
-                "b was indexed by the row: in a[i][j] += a[i][j] * b[j], b's index is the column "
-                "j = get_global_id(0)", hint=2),
-    ),
-    widest=lambda limits: square_and_flat(limits, lambda w, h, loc: two_d_case(
-        w, h, loc, {"rows": h, "cols": w, "repeat": 3}, small_up_to=0)),
     contract=("2-D range, dimension 0 = column j, dimension 1 = row i; for every element of "
               "row-major `a`, `repeat` times: `a[i][j] = a[i][j] + a[i][j] * b[j]` (in place)"),
-    place=(4, 0),
+    teaching=Teaching(
+        title="Update every element of a matrix with a vector, repeat times",
+        notebook="04-matrix-vector",
+        hints=(
+            "`get_global_id(0)` is the column j, `get_global_id(1)` the row i, and the element is "
+            "`a[i * cols + j]`. The range is rounded up: guard `i < rows && j < cols`.",
+            "The update is applied `repeat` times, so the kernel loops; `b`'s index is the column "
+            "`j`, the same for every row.",
+            "Read `a[i][j]` and `b[j]` once into private variables, loop on the copies, and store "
+            "once at the end: global memory is then touched twice per element whatever `repeat` is.",
+        ),
+        mistakes=(
+            Mistake("applied once", lambda c, i: _matrix_vector(c, i, times=1),
+                    "a was updated once: the update must be applied repeat = {repeat} times (a loop "
+                    "in the kernel)", hint=2),
+            Mistake("b by row", lambda c, i: _matrix_vector(c, i, by_row=True),
+                    "b was indexed by the row: in a[i][j] += a[i][j] * b[j], b's index is the column "
+                    "j = get_global_id(0)", hint=2),
+        ),
+        place=(4, 0),
+    ),
+    compare=Compare(rtol=2e-5, atol=1e-5),
+    extremes=Extremes(
+        cases=lambda limits: square_and_flat(limits, lambda w, h, loc: two_d_case(
+            w, h, loc, {"rows": h, "cols": w, "repeat": 3}, small_up_to=0)),
+    ),
 ))

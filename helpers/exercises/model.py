@@ -37,7 +37,7 @@ class Case:
     local_size: tuple[int, ...]
     params: dict[str, int] = field(default_factory=dict)
     small: bool = False
-    # "wide": inputs across the range the contract allows (the record's ``wide_inputs``)
+    # "wide": inputs across the range the contract allows (the record's ``extremes.inputs``)
     values: str = ""
 
     def __getitem__(self, key: str) -> int:
@@ -183,7 +183,7 @@ class Mistake:
     unwritten elements of the first output have the mistake's pattern (for mistakes whose values are
     garbage, e.g. a halo never loaded). The learner then reads ``message``, formatted with the case's
     params, its ``local``, ``groups`` and ``global_`` sizes, and whatever ``details(case)`` adds.
-    ``hint``: which of the exercise's hints (1-based, into ``Exercise.hints``) addresses the
+    ``hint``: which of the exercise's hints (1-based, into ``Teaching.hints``) addresses the
     mistake, named beside it in the verdict; 0 where none does.
     """
 
@@ -237,84 +237,120 @@ class Performance:
 
 
 @dataclass(frozen=True)
-class Exercise:
-    """One exercise of the course, in a module of its own named like it (docs/design.md section 4
-    holds the contracts, generated from the records' ``contract`` and arguments)."""
+class Teaching:
+    """What the course says of an exercise: where it stands and what its verdicts tell."""
 
-    name: str
-    title: str
-    notebook: str
-    args: tuple[Arg, ...]
-    cases: tuple[Case, ...]
-    make_inputs: Callable[[Case, np.random.Generator], Inputs]
-    reference: Callable[[Case, Inputs], Outputs]
+    title: str = ""
+    notebook: str = ""
+    # Where the exercise stands in the course's list (:func:`exercises`): (level of the training,
+    # rank in the level); ties keep the order of registration, and a record that gives none
+    # comes after the course's own.
+    place: tuple[int, int] = (9, 0)
     # Markdown, from the general idea to the more specific; ideas, never the solution's code. The
     # notebook's hint cell is made from them (see :mod:`.cells`), revealed one at a time.
     hints: tuple[str, ...] = ()
     mistakes: tuple[Mistake, ...] = ()
     finding_hints: tuple[FindingHint, ...] = ()
-    rtol: float = 1e-5
-    atol: float = 1e-6
-    kernel: str = ""
-    # Compare only this view of the first output, e.g. the total of per-work-group partial sums
-    # whose split among the work-groups is the kernel's choice; ``view_label`` names it.
-    view: Callable[[Case, np.ndarray], np.ndarray] | None = None
-    view_label: str = ""
-    # A study kernel checked by the same engine (not an exercise: no skeleton, not listed):
-    # the file under kernels/studies/ that holds it.
-    study_file: str = ""
-    # A level-3 performance exercise: the check also times it (see Performance).
-    performance: Performance | None = None
-    # The extremes of the contract on a device: cases made from its limits (see Limits), added
-    # to ``cases`` by :meth:`cases_for`; and inputs across the whole range the contract allows,
-    # for the cases whose ``values`` is "wide".
-    widest: Callable[[Limits], tuple[Case, ...]] | None = None
-    # The exercise is about its tile: a kernel that never reads and writes local memory fails.
-    tiled: bool = False
-    # ... and its tile carries the reads: a kernel whose local-memory reads are fewer than this
-    # many per global-memory read (Oclgrind's counts over the small cases) fails, the tile a decoy.
-    # Set where the solution's ratio lies well above it (tests/test_corpus.py, tile_decoy.cl);
-    # None for the reductions, whose first stage may rightly read many elements from global.
-    tile_reads: float | None = None
-    wide_inputs: Callable[[Case, np.random.Generator], Inputs] | None = None
-    # What the kernel must do, the third column of the contract table (docs/design.md section 4;
-    # Markdown, one line): a public interface, changed only with an issue.
-    contract: str = ""
-    # What a store past the end of the data means here, when the work-items past the data could
-    # have made it (one element a work-item: "work-items with no element must do nothing"); a
-    # sentence, for exercises whose work-items own several elements.
-    past_the_end: str = ""
     # The condition that keeps the work-items with no element from storing, as the verdict's
     # advice writes it ("if (row < m && col < n)"); None: made from the size arguments (see
     # helpers.checking.diagnosis.store_guard); "": none, the output is not one element a
     # work-item (a bin, a row a work-group)
     guard: str | None = None
-    # Where the exercise stands in the course's list (:func:`exercises`): (level of the training,
-    # rank in the level); ties keep the order of registration, and a record that gives none
-    # comes after the course's own.
-    place: tuple[int, int] = (9, 0)
+    # What a store past the end of the data means here, when the work-items past the data could
+    # have made it (one element a work-item: "work-items with no element must do nothing"); a
+    # sentence, for exercises whose work-items own several elements.
+    past_the_end: str = ""
+    # The warp model's counter its lesson shows beside the time (a key of
+    # :data:`helpers.checking.counters.SHOWN`; "" where the lesson shows none)
+    shown: str = ""
+
+
+@dataclass(frozen=True)
+class Compare:
+    """How the outputs are compared with the reference's. ``view``: compare only this view of
+    the first output, e.g. the total of per-work-group partial sums whose split among the
+    work-groups is the kernel's choice; ``label`` names it."""
+
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    view: Callable[[Case, np.ndarray], np.ndarray] | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Extremes:
+    """The extremes of the contract on a device: ``cases`` made from its limits (see Limits),
+    added to the exercise's by :meth:`Exercise.cases_for`; and ``inputs`` across the whole range
+    the contract allows, for the cases whose ``values`` is "wide"."""
+
+    cases: Callable[[Limits], tuple[Case, ...]] | None = None
+    inputs: Callable[[Case, np.random.Generator], Inputs] | None = None
+
+
+@dataclass(frozen=True)
+class Technique:
+    """The technique the exercise teaches, judged on the warp model's counters of a kernel that
+    gave the right values (:func:`helpers.checking.counters.counters`): ``judge`` returns a
+    sentence saying what is missing (the counter, its value, the ideal, the line), or None when
+    the technique is there."""
+
+    judge: Callable[[dict], str | None]
+    # the build options of the counters' run (``-cl-opt-disable``: the branches as written,
+    # before the optimizer turns a branch into a select that runs both paths)
+    build: tuple[str, ...] = ()
+    # more cases the counters judge it on, beside the representative one (the widest tile
+    # Oclgrind runs: a padding that holds only for the smaller tiles shows there)
+    cases: tuple[Case, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tile:
+    """The exercise is about its tile: a kernel that never reads and writes local memory fails;
+    and, with ``reads``, the tile carries the reads: a kernel whose local-memory reads are fewer
+    than this many per global-memory read (Oclgrind's counts over the small cases) fails, the
+    tile a decoy. Set where the solution's ratio lies well above it (tests/test_corpus.py,
+    tile_decoy.cl); None for the reductions, whose first stage may rightly read many elements
+    from global memory."""
+
+    reads: float | None = None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of the course, in a module of its own named like it (docs/design.md section 4
+    holds the contracts, generated from the records' ``contract`` and arguments). Its core is
+    the contract: the kernel's name and arguments, the cases, the inputs and the reference; the
+    rest are pieces of their own, each optional: what the course teaches of it, how outputs are
+    compared, the contract's extremes, the technique, the tile, the speed."""
+
+    name: str
+    args: tuple[Arg, ...]
+    cases: tuple[Case, ...]
+    make_inputs: Callable[[Case, np.random.Generator], Inputs]
+    reference: Callable[[Case, Inputs], Outputs]
+    # What the kernel must do, the third column of the contract table (docs/design.md section 4;
+    # Markdown, one line): a public interface, changed only with an issue.
+    contract: str = ""
+    kernel: str = ""                 # the kernel function's name, where it is not ``name``
+    teaching: Teaching = Teaching()
+    compare: Compare = Compare()
+    extremes: Extremes = Extremes()
+    technique: Technique | None = None
+    tile: Tile | None = None
+    # A level-3 performance exercise: the check also times it (see Performance).
+    performance: Performance | None = None
     # The launches the bench times it on (``python -m helpers bench``): (full sizes, small sizes).
     bench_cases: tuple[Case, Case] | None = None
-    # The technique the exercise teaches, judged on the warp model's counters of a kernel that
-    # gave the right values (:func:`helpers.checking.counters.counters`): a sentence saying what
-    # is missing (the counter, its value, the ideal, the line), or None when the technique is there.
-    technique: Callable[[dict], str | None] | None = None
-    # ... the build options of the counters' run (``-cl-opt-disable``: the branches as written,
-    # before the optimizer turns a branch into a select that runs both paths)
-    technique_build: tuple[str, ...] = ()
-    # ... and more cases the counters judge it on, beside the representative one (the widest tile
-    # Oclgrind runs: a padding that holds only for the smaller tiles shows there)
-    technique_cases: tuple[Case, ...] = ()
-    # ... and the counter its lesson shows beside the time (a key of
-    # :data:`helpers.checking.counters.SHOWN`; "" where the lesson shows none)
-    technique_shown: str = ""
+    # A study kernel checked by the same engine (not an exercise: no skeleton, not listed):
+    # the file under kernels/studies/ that holds it.
+    study_file: str = ""
 
     def cases_for(self, limits: Limits | None) -> list[Case]:
         """The record's cases, then those of the extremes ``limits`` allow (none without them)."""
         out = list(self.cases)
-        if limits is not None and self.widest is not None:
+        if limits is not None and self.extremes.cases is not None:
             keys = {c.key() for c in out}
-            out += [c for c in self.widest(limits) if c.key() not in keys]
+            out += [c for c in self.extremes.cases(limits) if c.key() not in keys]
         return out
 
     def fits(self, case: Case, limits: Limits) -> bool:
@@ -325,8 +361,8 @@ class Exercise:
                 and all(x <= m for x, m in zip(case.local_size, limits.item_sizes, strict=False)))
 
     def inputs(self, case: Case, rng: np.random.Generator) -> Inputs:
-        if case.values == "wide" and self.wide_inputs is not None:
-            return self.wide_inputs(case, rng)
+        if case.values == "wide" and self.extremes.inputs is not None:
+            return self.extremes.inputs(case, rng)
         return self.make_inputs(case, rng)
 
     @property
@@ -373,7 +409,7 @@ STUDY_KERNELS: dict[str, Exercise] = {}
 
 def exercises() -> list[Exercise]:
     """The learner's exercises in the course's order (by ``place``)."""
-    return sorted(REGISTRY.values(), key=lambda ex: ex.place)
+    return sorted(REGISTRY.values(), key=lambda ex: ex.teaching.place)
 
 
 _ORIGIN: dict[str, str] = {}      # name -> the file that registered it
@@ -535,10 +571,12 @@ def study_record(base: str, function: str, file: str, cases: tuple[Case, ...]) -
     contract of exercise ``base`` on ``cases`` (launches that kernel supports): its values only
     (a study kernel may lack the exercise's technique: that is what it is there to show)."""
     import sys
-    return register(replace(get(base), name=f"{base}:{function}", kernel=function,
-                            title=f"study kernel {function} ({file})", cases=cases,
-                            study_file=file, mistakes=(), performance=None, widest=None,
-                            tiled=False, technique=None, technique_build=()),
+    ex = get(base)
+    teaching = replace(ex.teaching, title=f"study kernel {function} ({file})", mistakes=())
+    return register(replace(ex, name=f"{base}:{function}", kernel=function, cases=cases,
+                            study_file=file, teaching=teaching, performance=None,
+                            extremes=replace(ex.extremes, cases=None), tile=None,
+                            technique=None),
                     origin=sys._getframe(1).f_code.co_filename)
 
 

@@ -10,7 +10,9 @@ from .common import divergent_tree_barrier
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -18,6 +20,8 @@ from .model import (
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
+    Tile,
     beyond_the_data,
     random_ints,
     register,
@@ -81,31 +85,30 @@ _SUM_FINDINGS = (
 
 register(Exercise(
     name="parallel_sum",
-    title="Sum an array: a partial sum per work-group, reduced in local memory",
-    notebook="12-parallel-sum",
     args=_SUM_ARGS_3,
     cases=_sum_cases([(1000, 64, 4), (4096, 256, 16), (10007, 128, 8), (50, 32, 4),
                       (1, 1, 1), (777, 16, 100), (3, 2, 1), (100000, 256, 30),
                       ((1 << 20) + 3, 256, 120), (4099, 64, 64), (40, 32, 2)]),
     make_inputs=lambda case, rng: {"src": random_ints(rng, case["n"], 1000)},
     reference=_grid_stride_partials,
-    view=_total,
-    view_label="the sum of the partial sums",
-    rtol=0.0,
-    atol=0.0,
-    hints=_SUM_HINTS,
-    mistakes=(
-        Mistake("one element each", lambda c, i: _grid_stride_partials(c, i, c.work_items),
-                "only the first {global_} elements were added: the range has fewer work-items "
-                "than n = {n} elements, so each work-item must add several (a loop with "
-                "i += get_global_size(0))", hint=2),
-    ),
-    finding_hints=_SUM_FINDINGS,
-    widest=_sum_extremes,
-    tiled=True,
     contract=("`partial[get_group_id(0)]` = the sum of the elements this work-group covers; the "
               "host adds the partials; global size may be smaller or larger than n"),
-    place=(12, 0),
+    teaching=Teaching(
+        title="Sum an array: a partial sum per work-group, reduced in local memory",
+        notebook="12-parallel-sum",
+        hints=_SUM_HINTS,
+        mistakes=(
+            Mistake("one element each", lambda c, i: _grid_stride_partials(c, i, c.work_items),
+                    "only the first {global_} elements were added: the range has fewer work-items "
+                    "than n = {n} elements, so each work-item must add several (a loop with "
+                    "i += get_global_size(0))", hint=2),
+        ),
+        finding_hints=_SUM_FINDINGS,
+        place=(12, 0),
+    ),
+    compare=Compare(view=_total, label="the sum of the partial sums", rtol=0.0, atol=0.0),
+    extremes=Extremes(cases=_sum_extremes),
+    tile=Tile(),
 ))
 
 

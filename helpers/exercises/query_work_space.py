@@ -9,7 +9,20 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .common import square_and_flat
-from .model import Buffer, Case, Exercise, Inputs, Mistake, Outputs, Scalar, register, two_d_case
+from .model import (
+    Buffer,
+    Case,
+    Compare,
+    Exercise,
+    Extremes,
+    Inputs,
+    Mistake,
+    Outputs,
+    Scalar,
+    Teaching,
+    register,
+    two_d_case,
+)
 
 # The query functions, numbered as in the query_work_space contract (docs/design.md, section 4).
 QUERIES = (
@@ -95,8 +108,6 @@ def _query_mistakes() -> tuple[Mistake, ...]:
 
 register(Exercise(
     name="query_work_space",
-    title="Write what each query function returns, for every work-item of a 2-D range",
-    notebook="02-work-groups",
     args=(
         Buffer("out", np.int32, "out", lambda c: c.work_items,
                shape=lambda c: (c.global_size[1], c.global_size[0])),
@@ -105,25 +116,30 @@ register(Exercise(
     cases=_query_cases(),
     make_inputs=lambda case, rng: {},
     reference=lambda case, inputs: {"out": _query_grid(case, case["query"]).ravel()},
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "A `switch` (or a chain of `if`s) picks the value, one `case` per query number, in the "
-        "order of the table of query functions: 0 is `get_global_id(0)`, ..., 12 "
-        "`get_work_dim()`.",
-        "Each work-item stores its one value at its own place in `out`. Dimension 0 runs along a "
-        "row: row `get_global_id(1)`, rows `get_global_size(0)` long, column `get_global_id(0)`.",
-    ),
-    mistakes=_query_mistakes(),
-    widest=lambda limits: tuple(
-        Case(c.global_size, c.local_size, {"query": q})
-        for c in square_and_flat(limits, lambda w, h, loc: two_d_case(w, h, loc, {}))
-        for q in range(13)),
     contract=("2-D range; each work-item writes, at `out[get_global_id(1) * get_global_size(0) + "
               "get_global_id(0)]`, the value of query function number `query`: 0 "
               "`get_global_id(0)`, 1 `get_global_id(1)`, 2 `get_global_size(0)`, 3 "
               "`get_global_size(1)`, 4 `get_group_id(0)`, 5 `get_group_id(1)`, 6 `get_local_id(0)`,"
               " 7 `get_local_id(1)`, 8 `get_local_size(0)`, 9 `get_local_size(1)`, 10 "
               "`get_num_groups(0)`, 11 `get_num_groups(1)`, 12 `get_work_dim()`"),
-    place=(2, 0),
+    teaching=Teaching(
+        title="Write what each query function returns, for every work-item of a 2-D range",
+        notebook="02-work-groups",
+        hints=(
+            "A `switch` (or a chain of `if`s) picks the value, one `case` per query number, in the "
+            "order of the table of query functions: 0 is `get_global_id(0)`, ..., 12 "
+            "`get_work_dim()`.",
+            "Each work-item stores its one value at its own place in `out`. Dimension 0 runs along a "
+            "row: row `get_global_id(1)`, rows `get_global_size(0)` long, column `get_global_id(0)`.",
+        ),
+        mistakes=_query_mistakes(),
+        place=(2, 0),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(
+        cases=lambda limits: tuple(
+            Case(c.global_size, c.local_size, {"query": q})
+            for c in square_and_flat(limits, lambda w, h, loc: two_d_case(w, h, loc, {}))
+            for q in range(13)),
+    ),
 ))

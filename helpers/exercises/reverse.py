@@ -9,12 +9,15 @@ from .common import guarded_extremes
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
     one_d_cases,
     random_floats,
     register,
@@ -41,8 +44,6 @@ def _half(case: Case, inputs: Inputs) -> Outputs:
 
 register(Exercise(
     name="reverse",
-    title="Reverse a list: each work-item reads from the other end",
-    notebook="01-parallel-execution",
     args=(
         Buffer("in", np.float32, "in", lambda c: c["n"]),
         Buffer("out", np.float32, "out", lambda c: c["n"]),
@@ -52,30 +53,35 @@ register(Exercise(
                        (9, 2), (333, 7), (1 << 20, 256), ((1 << 20) + 3, 128)]),
     make_inputs=lambda case, rng: {"in": random_floats(rng, case["n"])},
     reference=_reverse,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "Work-item `i` still writes `out[i]`; only where it reads from changes. For a list of "
-        "five elements: which element of `in` lands in `out[0]`, in `out[1]`, in `out[4]`?",
-        "The last element of `in` has index `n - 1`, not `n` and not the global size, which may "
-        "be rounded up past the data.",
-        "The read index falls by one as `i` rises by one, and is `n - 1` when `i` is 0.",
-    ),
-    mistakes=(
-        Mistake("copied", _copied,
-                "out holds a copy of in: out[i] must come from the other end of the list, so the "
-                "index into in falls as i rises", hint=1),
-        Mistake("half", _half,
-                "only the second half of out is reversed, the first half is a copy: each "
-                "work-item writes its own out[i] from the other end; it does not swap", hint=1),
-    ),
-    finding_hints=(
-        FindingHint("out_of_bounds_read", "a read past the end of in: the list's last element "
-                    "is in[n - 1] (n - i and get_global_size(0) - 1 - i reach past it)", "global",
-                    hint=2),
-    ),
-    widest=guarded_extremes,
-    wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["n"])},
     contract="`out[i] = in[n - 1 - i]` for `i < n`; global size may exceed n",
-    place=(1, 3),
+    teaching=Teaching(
+        title="Reverse a list: each work-item reads from the other end",
+        notebook="01-parallel-execution",
+        hints=(
+            "Work-item `i` still writes `out[i]`; only where it reads from changes. For a list of "
+            "five elements: which element of `in` lands in `out[0]`, in `out[1]`, in `out[4]`?",
+            "The last element of `in` has index `n - 1`, not `n` and not the global size, which may "
+            "be rounded up past the data.",
+            "The read index falls by one as `i` rises by one, and is `n - 1` when `i` is 0.",
+        ),
+        mistakes=(
+            Mistake("copied", _copied,
+                    "out holds a copy of in: out[i] must come from the other end of the list, so the "
+                    "index into in falls as i rises", hint=1),
+            Mistake("half", _half,
+                    "only the second half of out is reversed, the first half is a copy: each "
+                    "work-item writes its own out[i] from the other end; it does not swap", hint=1),
+        ),
+        finding_hints=(
+            FindingHint("out_of_bounds_read", "a read past the end of in: the list's last element "
+                        "is in[n - 1] (n - i and get_global_size(0) - 1 - i reach past it)", "global",
+                        hint=2),
+        ),
+        place=(1, 3),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(
+        cases=guarded_extremes,
+        inputs=lambda case, rng: {"in": wide_floats(rng, case["n"])},
+    ),
 ))

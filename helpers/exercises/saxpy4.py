@@ -11,12 +11,15 @@ from ..words import plural
 from .common import SAXPY_ARGS, saxpy, saxpy_inputs
 from .model import (
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
     Mistake,
     Outputs,
+    Teaching,
     register,
     rounded_up,
 )
@@ -76,52 +79,56 @@ def _first_quarter(case: Case, inputs: Inputs) -> Outputs:
 
 register(Exercise(
     name="saxpy4",
-    title="y = a x + y, four floats a work-item as float4s, the tail one float at a time",
-    notebook="16-then-and-now",
     args=SAXPY_ARGS,
     cases=_cases(),
     make_inputs=saxpy_inputs,
     reference=saxpy,
-    rtol=1e-6,
-    atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
-    hints=(
-        "Work-item `i` owns floats `4i` to `4i + 3`. Where all four are below `n`, one `vload4` of "
-        "`x`, one of `y` and one `vstore4` do the work; the offset of `vload4` and `vstore4` "
-        "counts float4s, not floats.",
-        "When `n` is no multiple of 4, one work-item's four floats cross `n`: a float4 there "
-        "would read and write past the end. That work-item takes its floats below `n` one at a "
-        "time; the work-items past it do nothing. Careful: `n - 4i` wraps around on a `uint` "
-        "once `4i` passes `n`.",
-        "A float4 is safe where `4i + 3 < n`; otherwise loop over the floats from `4i` while "
-        "below `n`.",
-    ),
-    mistakes=(
-        Mistake("tail left out", None,
-                "only whole float4s were done: the tail of y past the last of them ({tail}; n = {n} "
-                "is no multiple of 4) was not updated", wrong_at=_only_the_tail_wrong(0),
-                details=_tail, hint=2),
-        Mistake("one float of the tail", None,
-                "of the tail of y past its last whole float4 ({tail}) only the first float was "
-                "updated: the work-item that crosses n must do each of its floats below n",
-                wrong_at=_only_the_tail_wrong(1), details=_tail, hint=2),
-        Mistake("a float per work-item", _first_quarter,
-                "only the first {global_} floats of y were updated, one per work-item: each "
-                "work-item owns four", hint=1),
-    ),
-    finding_hints=(
-        FindingHint("out_of_bounds_read", "reads past the end of x or y: the offset of vload4 "
-                    "counts float4s (vload4(i, x) reads x[4i] to x[4i + 3]), and the work-item "
-                    "whose four floats cross n may not read a whole float4", "global", hint=1),
-        FindingHint("out_of_bounds_write", "writes past the end of y: the offset of vstore4 "
-                    "counts float4s too (vstore4(v, i, y) writes y[4i] to y[4i + 3]), and the "
-                    "work-item whose four floats cross n may not store a whole float4", "global",
-                    hint=2),
-    ),
-    widest=_extremes,
-    past_the_end="a work-item stored floats past n: the one whose four floats cross n stores only "
-                 "those below n (a float4 only where 4i + 3 < n), and work-items with no float "
-                 "store nothing",
     contract="`y[j] = a * x[j] + y[j]` for `j < n`, work-item `i` doing `j = 4i` to `4i + 3`; "
              "global size at least n / 4 rounded up, may exceed it",
-    place=(16, 1),
+    teaching=Teaching(
+        title="y = a x + y, four floats a work-item as float4s, the tail one float at a time",
+        notebook="16-then-and-now",
+        hints=(
+            "Work-item `i` owns floats `4i` to `4i + 3`. Where all four are below `n`, one `vload4` of "
+            "`x`, one of `y` and one `vstore4` do the work; the offset of `vload4` and `vstore4` "
+            "counts float4s, not floats.",
+            "When `n` is no multiple of 4, one work-item's four floats cross `n`: a float4 there "
+            "would read and write past the end. That work-item takes its floats below `n` one at a "
+            "time; the work-items past it do nothing. Careful: `n - 4i` wraps around on a `uint` "
+            "once `4i` passes `n`.",
+            "A float4 is safe where `4i + 3 < n`; otherwise loop over the floats from `4i` while "
+            "below `n`.",
+        ),
+        mistakes=(
+            Mistake("tail left out", None,
+                    "only whole float4s were done: the tail of y past the last of them ({tail}; n = {n} "
+                    "is no multiple of 4) was not updated", wrong_at=_only_the_tail_wrong(0),
+                    details=_tail, hint=2),
+            Mistake("one float of the tail", None,
+                    "of the tail of y past its last whole float4 ({tail}) only the first float was "
+                    "updated: the work-item that crosses n must do each of its floats below n",
+                    wrong_at=_only_the_tail_wrong(1), details=_tail, hint=2),
+            Mistake("a float per work-item", _first_quarter,
+                    "only the first {global_} floats of y were updated, one per work-item: each "
+                    "work-item owns four", hint=1),
+        ),
+        finding_hints=(
+            FindingHint("out_of_bounds_read", "reads past the end of x or y: the offset of vload4 "
+                        "counts float4s (vload4(i, x) reads x[4i] to x[4i + 3]), and the work-item "
+                        "whose four floats cross n may not read a whole float4", "global", hint=1),
+            FindingHint("out_of_bounds_write", "writes past the end of y: the offset of vstore4 "
+                        "counts float4s too (vstore4(v, i, y) writes y[4i] to y[4i + 3]), and the "
+                        "work-item whose four floats cross n may not store a whole float4", "global",
+                        hint=2),
+        ),
+        past_the_end="a work-item stored floats past n: the one whose four floats cross n stores only "
+                     "those below n (a float4 only where 4i + 3 < n), and work-items with no float "
+                     "store nothing",
+        place=(16, 1),
+    ),
+    compare=Compare(
+        rtol=1e-6,
+        atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
+    ),
+    extremes=Extremes(cases=_extremes),
 ))

@@ -8,7 +8,9 @@ import numpy as np
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -17,6 +19,8 @@ from .model import (
     Outputs,
     Performance,
     Scalar,
+    Teaching,
+    Tile,
     register,
     rounded_up,
     study_record,
@@ -104,8 +108,6 @@ _TILE_LAYOUT = "each tile holds T * T floats, row ly at [ly * T]"
 
 register(Exercise(
     name="sgemm_tiled",
-    title="Multiply matrices through tiles in local memory",
-    notebook="14-portability-and-tuning",
     args=(
         Buffer("a", np.float32, "in", lambda c: c["m"] * c["k"], shape=lambda c: (c["m"], c["k"])),
         Buffer("b", np.float32, "in", lambda c: c["k"] * c["n"], shape=lambda c: (c["k"], c["n"])),
@@ -119,63 +121,65 @@ register(Exercise(
     cases=_sgemm_cases(),
     make_inputs=_sgemm_inputs,
     reference=_product,
-    rtol=1e-4,
-    atol=1e-4,
-    hints=(
-        "Compare with the plain product first: `c[row][col]` sums `a[row][j] * b[j][col]` over "
-        "every `j < k`. Right for T = 1 but wrong for larger tiles: the tiles' indices are "
-        "mixed up (T is `get_local_size(0)`, a tile holds T x T floats, row `ly` at "
-        "`ly * T`).",
-        "Each step, work-item `(lx, ly)` fills row `ly`, column `lx` of each tile: from `a` row "
-        "`row`, column `k0 + lx`; from `b` row `k0 + ly`, column `col`; outside `a` or `b`, "
-        "`0.0f`.",
-        "A barrier after the copies; the inner loop takes row `ly` of `a`'s tile times column "
-        "`lx` of `b`'s; a barrier before the next copies. Never return early: guard only the "
-        "loads and the store.",
-    ),
-    mistakes=(
-        Mistake("last tile dropped", _last_tile_dropped,
-                "the last {k_left} values along k were left out: k = {k} is not a multiple of "
-                "the tile width {t}, so the last step's tiles are only partly inside a and b. "
-                "Loop while k0 < k and load 0.0f for the parts outside",
-                details=lambda c: {"k_left": c["k"] % c.local_size[0], "t": c.local_size[0]},
-                hint=2),
-        Mistake("tiles transposed", _read_transposed("both"),
-                "both tiles are read transposed: the sum needs row ly of a's tile "
-                "(a_tile[ly * T + j]) and column lx of b's (b_tile[j * T + lx])", hint=3),
-        Mistake("a tile transposed", _read_transposed("a"),
-                "a's tile is read transposed: the sum needs row ly of it, a_tile[ly * T + j], "
-                "which holds a[row][k0 + j]", hint=3),
-        Mistake("b tile transposed", _read_transposed("b"),
-                "b's tile is read transposed: the sum needs column lx of it, b_tile[j * T + lx], "
-                "which holds b[k0 + j][col]", hint=3),
-    ),
-    finding_hints=(
-        FindingHint("race", "a barrier is missing: one after filling the tiles (before anyone "
-                    "reads them) and one after the multiply-adds (before the next step "
-                    "overwrites them); Oclgrind's line shows which access raced", "local",
-                    hint=3),
-        FindingHint("divergent_barrier", "some work-items skip a barrier (a return before it, or a "
-                    "barrier inside if (row < m && col < n)): guard the loads and the store instead",
-                    hint=3),
-        FindingHint("out_of_bounds_read", "a or b was read past its end: guard the loads with "
-                    "row < m, k0 + lx < k (a) and k0 + ly < k, col < n (b)", "global", hint=2),
-        FindingHint("out_of_bounds_write", "c was written past its end: store only when row < m "
-                    "and col < n", "global", hint=3),
-        FindingHint("out_of_bounds_read", f"a tile was read past its end: {_TILE_LAYOUT}", "local",
-                    hint=2),
-        FindingHint("out_of_bounds_write", f"a tile was written past its end: {_TILE_LAYOUT}",
-                    "local", hint=2),
-    ),
     performance=Performance(_perf(512), _perf(256), peak="compute",
                             flops=lambda c: 2.0 * c["m"] * c["n"] * c["k"]),
-    widest=_sgemm_extremes,
-    tiled=True,
-    tile_reads=2.0,
     contract=("row-major `c (m x n) = a (m x k) . b (k x n)`; 2-D range, dimension 0 = column of c,"
               " dimension 1 = row; square work-groups T x T, T the local size (a power of two); "
               "each tile holds T*T floats and is used; global size may exceed m and n"),
-    place=(14, 0),
+    teaching=Teaching(
+        title="Multiply matrices through tiles in local memory",
+        notebook="14-portability-and-tuning",
+        hints=(
+            "Compare with the plain product first: `c[row][col]` sums `a[row][j] * b[j][col]` over "
+            "every `j < k`. Right for T = 1 but wrong for larger tiles: the tiles' indices are "
+            "mixed up (T is `get_local_size(0)`, a tile holds T x T floats, row `ly` at "
+            "`ly * T`).",
+            "Each step, work-item `(lx, ly)` fills row `ly`, column `lx` of each tile: from `a` row "
+            "`row`, column `k0 + lx`; from `b` row `k0 + ly`, column `col`; outside `a` or `b`, "
+            "`0.0f`.",
+            "A barrier after the copies; the inner loop takes row `ly` of `a`'s tile times column "
+            "`lx` of `b`'s; a barrier before the next copies. Never return early: guard only the "
+            "loads and the store.",
+        ),
+        mistakes=(
+            Mistake("last tile dropped", _last_tile_dropped,
+                    "the last {k_left} values along k were left out: k = {k} is not a multiple of "
+                    "the tile width {t}, so the last step's tiles are only partly inside a and b. "
+                    "Loop while k0 < k and load 0.0f for the parts outside",
+                    details=lambda c: {"k_left": c["k"] % c.local_size[0], "t": c.local_size[0]},
+                    hint=2),
+            Mistake("tiles transposed", _read_transposed("both"),
+                    "both tiles are read transposed: the sum needs row ly of a's tile "
+                    "(a_tile[ly * T + j]) and column lx of b's (b_tile[j * T + lx])", hint=3),
+            Mistake("a tile transposed", _read_transposed("a"),
+                    "a's tile is read transposed: the sum needs row ly of it, a_tile[ly * T + j], "
+                    "which holds a[row][k0 + j]", hint=3),
+            Mistake("b tile transposed", _read_transposed("b"),
+                    "b's tile is read transposed: the sum needs column lx of it, b_tile[j * T + lx], "
+                    "which holds b[k0 + j][col]", hint=3),
+        ),
+        finding_hints=(
+            FindingHint("race", "a barrier is missing: one after filling the tiles (before anyone "
+                        "reads them) and one after the multiply-adds (before the next step "
+                        "overwrites them); Oclgrind's line shows which access raced", "local",
+                        hint=3),
+            FindingHint("divergent_barrier", "some work-items skip a barrier (a return before it, or a "
+                        "barrier inside if (row < m && col < n)): guard the loads and the store instead",
+                        hint=3),
+            FindingHint("out_of_bounds_read", "a or b was read past its end: guard the loads with "
+                        "row < m, k0 + lx < k (a) and k0 + ly < k, col < n (b)", "global", hint=2),
+            FindingHint("out_of_bounds_write", "c was written past its end: store only when row < m "
+                        "and col < n", "global", hint=3),
+            FindingHint("out_of_bounds_read", f"a tile was read past its end: {_TILE_LAYOUT}", "local",
+                        hint=2),
+            FindingHint("out_of_bounds_write", f"a tile was written past its end: {_TILE_LAYOUT}",
+                        "local", hint=2),
+        ),
+        place=(14, 0),
+    ),
+    compare=Compare(rtol=1e-4, atol=1e-4),
+    extremes=Extremes(cases=_sgemm_extremes),
+    tile=Tile(reads=2.0),
 ))
 
 # the kernel the exercise starts from: the plain product with the exercise's arguments (notebook

@@ -17,11 +17,16 @@ from .common import (
 )
 from .model import (
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Limits,
     LocalMem,
     Performance,
+    Teaching,
+    Technique,
+    Tile,
     register,
 )
 
@@ -59,30 +64,31 @@ def group_findings(arrays: str) -> tuple[FindingHint, ...]:
 
 register(Exercise(
     name="softmax_group",
-    title="Softmax of each row: one work-group per row, trees in local memory",
-    notebook="17-capstone-softmax",
     args=SOFTMAX_ARGS + (LocalMem("scratch", np.float32, lambda c: c.local_size[0]),),
     cases=softmax_cases(GROUP_CASES, "group"),
     make_inputs=softmax_inputs,
     reference=softmax,
-    rtol=1e-4,
-    atol=1e-6,
-    hints=(
-        "Wrong only where `cols` exceeds the local size: the stride is the local size. A race "
-        "on `scratch`: the sum's stores may overwrite slot 0 before all have read the maximum.",
-        "The trees are `group_max`'s and `parallel_sum`'s; no work-item returns before a "
-        "barrier.",
-        "A work-item with no column still stores `-INFINITY` for the maximum and 0 for the sum.",
-    ),
-    mistakes=softmax_mistakes(zero_hint=3, per_group=True, stride_hint=1),
-    finding_hints=group_findings("scratch"),
     performance=Performance(group_perf(4096, 4096), group_perf(1024, 1024)),
-    widest=lambda limits: group_extremes(limits, 4),
-    tiled=True,
-    technique=coalesced,
-    guard="",   # a row a work-group: a store past the data is a wrong row, not a guard
     contract=("as `softmax_rows`; one work-group per row (the range holds rows work-groups, a "
               "power of two each); `scratch` holds one float per work-item; coalesced reads and "
               "writes; timed"),
-    place=(17, 1),
+    teaching=Teaching(
+        title="Softmax of each row: one work-group per row, trees in local memory",
+        notebook="17-capstone-softmax",
+        hints=(
+            "Wrong only where `cols` exceeds the local size: the stride is the local size. A race "
+            "on `scratch`: the sum's stores may overwrite slot 0 before all have read the maximum.",
+            "The trees are `group_max`'s and `parallel_sum`'s; no work-item returns before a "
+            "barrier.",
+            "A work-item with no column still stores `-INFINITY` for the maximum and 0 for the sum.",
+        ),
+        mistakes=softmax_mistakes(zero_hint=3, per_group=True, stride_hint=1),
+        finding_hints=group_findings("scratch"),
+        guard="",  # a row a work-group: a store past the data is a wrong row, not a guard
+        place=(17, 1),
+    ),
+    compare=Compare(rtol=1e-4, atol=1e-6),
+    extremes=Extremes(cases=lambda limits: group_extremes(limits, 4)),
+    technique=Technique(judge=coalesced),
+    tile=Tile(),
 ))

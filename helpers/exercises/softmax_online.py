@@ -15,7 +15,21 @@ from .common import (
     softmax_inputs,
     softmax_mistakes,
 )
-from .model import Case, Exercise, Inputs, LocalMem, Mistake, Outputs, Performance, register
+from .model import (
+    Case,
+    Compare,
+    Exercise,
+    Extremes,
+    Inputs,
+    LocalMem,
+    Mistake,
+    Outputs,
+    Performance,
+    Teaching,
+    Technique,
+    Tile,
+    register,
+)
 from .softmax_group import GROUP_CASES, group_extremes, group_findings, group_perf
 
 
@@ -56,40 +70,41 @@ def one_pass_then_write(facts: dict) -> str | None:
 
 register(Exercise(
     name="softmax_online",
-    title="Softmax of each row in two passes: the online maximum and sum",
-    notebook="17-capstone-softmax",
     args=SOFTMAX_ARGS + (LocalMem("maxes", np.float32, lambda c: c.local_size[0]),
                          LocalMem("sums", np.float32, lambda c: c.local_size[0])),
     cases=softmax_cases(GROUP_CASES, "group"),
     make_inputs=softmax_inputs,
     reference=softmax,
-    rtol=1e-4,
-    atol=1e-6,
-    hints=(
-        "NaN in rows shorter than the work-group: two empty work-items merge `-INFINITY - "
-        "-INFINITY`; where both maximums are `-INFINITY`, the merged sum is 0.",
-        "Sums too large: when the maximum grows from `m` to `m2`, the sum so far is multiplied "
-        "by `exp(m - m2)`, in the loop and in every merge.",
-        "Each slot holds a pair, `maxes` and `sums`; each step merges the pair `s` slots up "
-        "into the lower one, a barrier after each.",
-    ),
-    mistakes=softmax_mistakes(per_group=True) + (
-        Mistake("sum not rescaled", lambda c, i: _pairs(c, i, loop_rescales=False),
-                "each work-item's running sum was not rescaled when its running maximum grew: "
-                "a term exp(x - m) taken against a smaller maximum m stays too large; multiply "
-                "the sum so far by exp(m - m2) when the maximum grows from m to m2", hint=2),
-        Mistake("merge without rescaling", lambda c, i: _pairs(c, i, merge_rescales=False),
-                "the tree added the work-items' sums as they were, each taken against its own "
-                "maximum: before adding, rescale each sum to the merged maximum m2, "
-                "sum * exp(m - m2)", hint=2),
-    ),
-    finding_hints=group_findings("maxes or sums"),
     performance=Performance(group_perf(4096, 4096), group_perf(1024, 1024)),
-    widest=lambda limits: group_extremes(limits, 8),
-    tiled=True,
-    technique=one_pass_then_write,
-    guard="",
     contract=("as `softmax_group`, `maxes` and `sums` one float per work-item each; x read "
               "twice (the maximum and the sum in one pass); coalesced; timed"),
-    place=(17, 2),
+    teaching=Teaching(
+        title="Softmax of each row in two passes: the online maximum and sum",
+        notebook="17-capstone-softmax",
+        hints=(
+            "NaN in rows shorter than the work-group: two empty work-items merge `-INFINITY - "
+            "-INFINITY`; where both maximums are `-INFINITY`, the merged sum is 0.",
+            "Sums too large: when the maximum grows from `m` to `m2`, the sum so far is multiplied "
+            "by `exp(m - m2)`, in the loop and in every merge.",
+            "Each slot holds a pair, `maxes` and `sums`; each step merges the pair `s` slots up "
+            "into the lower one, a barrier after each.",
+        ),
+        mistakes=softmax_mistakes(per_group=True) + (
+            Mistake("sum not rescaled", lambda c, i: _pairs(c, i, loop_rescales=False),
+                    "each work-item's running sum was not rescaled when its running maximum grew: "
+                    "a term exp(x - m) taken against a smaller maximum m stays too large; multiply "
+                    "the sum so far by exp(m - m2) when the maximum grows from m to m2", hint=2),
+            Mistake("merge without rescaling", lambda c, i: _pairs(c, i, merge_rescales=False),
+                    "the tree added the work-items' sums as they were, each taken against its own "
+                    "maximum: before adding, rescale each sum to the merged maximum m2, "
+                    "sum * exp(m - m2)", hint=2),
+        ),
+        finding_hints=group_findings("maxes or sums"),
+        guard="",
+        place=(17, 2),
+    ),
+    compare=Compare(rtol=1e-4, atol=1e-6),
+    extremes=Extremes(cases=lambda limits: group_extremes(limits, 8)),
+    technique=Technique(judge=one_pass_then_write),
+    tile=Tile(),
 ))

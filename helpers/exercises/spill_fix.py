@@ -10,7 +10,9 @@ from .common import in_registers
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -18,6 +20,8 @@ from .model import (
     Outputs,
     Performance,
     Scalar,
+    Teaching,
+    Technique,
     random_floats,
     register,
     rounded_up,
@@ -89,8 +93,6 @@ def _fir_extremes(limits: Limits) -> tuple[Case, ...]:
 
 register(Exercise(
     name="spill_fix",
-    title="An 8-tap filter whose history stays in registers",
-    notebook="06-registers-and-unrolling",
     args=(
         Buffer("x", np.float32, "in", lambda c: c["channels"] * c["steps"],
                shape=lambda c: (c["steps"], c["channels"])),
@@ -103,51 +105,54 @@ register(Exercise(
     cases=_fir_cases(),
     make_inputs=_fir_inputs,
     reference=_filtered,
-    rtol=1e-5,
-    atol=1e-5,
-    hints=(
-        "Private accesses still counted: an array, or an index computed at run time, is left in the "
-        "loop. A read past `x` or `y`: work-items with `c >= channels` have no signal. Wrong first "
-        "outputs: the samples before the first are `0.0f`.",
-        "Wrong outputs, right taps: move the samples oldest first (`h7` takes `h6`, down to `h1` "
-        "taking `h0`), then the new one into `h0`.",
-        "Taps reversed: `coef[0]` goes with `h0`, the newest.",
-    ),
-    mistakes=(
-        Mistake("taps reversed", _taps_reversed,
-                "the taps are applied in reverse: coef[0] belongs to the newest sample x[t] and "
-                "coef[7] to the oldest, x[t - 7]", hint=3),
-        Mistake("shifted newest first", _shifted_newest_first,
-                "the samples were moved newest first (h1 = h0 before h2 = h1), so every older "
-                "place holds the previous sample: move them oldest first, h7 = h6 down to h1 = h0, "
-                "then h0 = the new sample", hint=2),
-        Mistake("stored before the shift", _stored_before_the_shift,
-                "the new sample was stored before the shift, so it moved on at once: x[t] is "
-                "counted twice (with coef[0] and coef[1]) and x[t - 7] never. Shift first "
-                "(h7 = h6 ... h1 = h0), then h0 = x[t * channels + c]", hint=2),
-    ),
-    finding_hints=(
-        FindingHint("uninitialized", "the history is read before it is set: start every place "
-                    "of it at 0.0f before the loop over t (the samples before the first are 0)",
-                    hint=1),
-        FindingHint("out_of_bounds_read", "x was read past its end: sample t of signal c is "
-                    "x[t * channels + c], for t < steps and c < channels (return early when "
-                    "c >= channels)", "global", hint=1),
-        FindingHint("out_of_bounds_write", "y was written past its end: write y[t * channels + c] "
-                    "only for c < channels", "global", hint=1),
-    ),
     performance=Performance(fir_case(1 << 15, 128, 128, small=False),
                             fir_case(1 << 13, 64, 128, small=False),
                             given=("registers.cl", "fir_ring")),
-    widest=_fir_extremes,
-    technique=in_registers,
-    technique_shown="private accesses",
     contract=("x and y hold `steps` rows of `channels` floats (sample t of signal c at `[t * "
               "channels + c]`); `y[t][c] = coef[0] x[t][c] + ... + coef[7] x[t-7][c]`, samples "
               "before t = 0 taken as 0; one work-item per signal, the global size may exceed "
               "channels; the history kept in registers, not in a private array indexed at run time;"
               " timed"),
-    place=(6, 0),
+    teaching=Teaching(
+        title="An 8-tap filter whose history stays in registers",
+        notebook="06-registers-and-unrolling",
+        hints=(
+            "Private accesses still counted: an array, or an index computed at run time, is left in the "
+            "loop. A read past `x` or `y`: work-items with `c >= channels` have no signal. Wrong first "
+            "outputs: the samples before the first are `0.0f`.",
+            "Wrong outputs, right taps: move the samples oldest first (`h7` takes `h6`, down to `h1` "
+            "taking `h0`), then the new one into `h0`.",
+            "Taps reversed: `coef[0]` goes with `h0`, the newest.",
+        ),
+        mistakes=(
+            Mistake("taps reversed", _taps_reversed,
+                    "the taps are applied in reverse: coef[0] belongs to the newest sample x[t] and "
+                    "coef[7] to the oldest, x[t - 7]", hint=3),
+            Mistake("shifted newest first", _shifted_newest_first,
+                    "the samples were moved newest first (h1 = h0 before h2 = h1), so every older "
+                    "place holds the previous sample: move them oldest first, h7 = h6 down to h1 = h0, "
+                    "then h0 = the new sample", hint=2),
+            Mistake("stored before the shift", _stored_before_the_shift,
+                    "the new sample was stored before the shift, so it moved on at once: x[t] is "
+                    "counted twice (with coef[0] and coef[1]) and x[t - 7] never. Shift first "
+                    "(h7 = h6 ... h1 = h0), then h0 = x[t * channels + c]", hint=2),
+        ),
+        finding_hints=(
+            FindingHint("uninitialized", "the history is read before it is set: start every place "
+                        "of it at 0.0f before the loop over t (the samples before the first are 0)",
+                        hint=1),
+            FindingHint("out_of_bounds_read", "x was read past its end: sample t of signal c is "
+                        "x[t * channels + c], for t < steps and c < channels (return early when "
+                        "c >= channels)", "global", hint=1),
+            FindingHint("out_of_bounds_write", "y was written past its end: write y[t * channels + c] "
+                        "only for c < channels", "global", hint=1),
+        ),
+        shown="private accesses",
+        place=(6, 0),
+    ),
+    compare=Compare(rtol=1e-5, atol=1e-5),
+    extremes=Extremes(cases=_fir_extremes),
+    technique=Technique(judge=in_registers),
 ))
 
 # The slow kernel the exercise starts from is checked against the same contract.

@@ -10,12 +10,16 @@ import numpy as np
 from .common import SAXPY_ARGS, coalesced, saxpy, saxpy_inputs, wide_saxpy_inputs
 from .model import (
     Case,
+    Compare,
     Exercise,
+    Extremes,
     Inputs,
     Limits,
     Mistake,
     Outputs,
     Performance,
+    Teaching,
+    Technique,
     grid_stride_details,
     register,
     short_of_the_data,
@@ -54,42 +58,45 @@ def _saxpy_perf(n: int, g: int) -> Case:
 
 register(Exercise(
     name="strided_fix",
-    title="y = a x + y with neighbouring work-items on neighbouring elements",
-    notebook="08-coalescing",
     args=SAXPY_ARGS,
     cases=_saxpy_cases(),
     make_inputs=saxpy_inputs,
     reference=saxpy,
-    rtol=1e-6,
-    atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
-    hints=(
-        "At every step of the loop, neighbouring work-items are a whole chunk apart. Keep the "
-        "loop, but change which elements it visits, so that each step covers `get_global_size(0)` "
-        "neighbouring elements.",
-        "Start at `get_global_id(0)` and step by `get_global_size(0)`: the grid-stride loop of "
-        "`sum_ints_multi`.",
-        "`n` need not be a multiple of the global size: loop while the index is below `n` rather "
-        "than counting steps.",
-    ),
-    mistakes=(
-        Mistake("one element each", _saxpy_first(lambda c: c.global_size[0]),
-                "only the first {global_} elements were updated, one per work-item: there are "
-                "fewer work-items than elements, so each one loops (i, i + get_global_size(0), ... "
-                "while i < n)", hint=1),
-        Mistake("leftover", _saxpy_first(lambda c: c["n"] // c.global_size[0] * c.global_size[0]),
-                "the last {leftover} elements were not updated: n = {n} is not a multiple of the "
-                "global size {global_}; loop while the index is below n instead of counting steps",
-                details=grid_stride_details, hint=3),
-    ),
     performance=Performance(_saxpy_perf(1 << 24, 1 << 16), _saxpy_perf(1 << 20, 1 << 13),
                             given=("level3.cl", "saxpy_chunks")),
-    widest=_saxpy_extremes,
-    wide_inputs=wide_saxpy_inputs,
-    technique=coalesced,
-    technique_shown="sectors",
     contract=("`y[i] = a * x[i] + y[i]` for `i < n`, fewer work-items than n; at every step "
               "neighbouring work-items touch neighbouring elements; timed"),
-    place=(8, 0),
+    teaching=Teaching(
+        title="y = a x + y with neighbouring work-items on neighbouring elements",
+        notebook="08-coalescing",
+        hints=(
+            "At every step of the loop, neighbouring work-items are a whole chunk apart. Keep the "
+            "loop, but change which elements it visits, so that each step covers `get_global_size(0)` "
+            "neighbouring elements.",
+            "Start at `get_global_id(0)` and step by `get_global_size(0)`: the grid-stride loop of "
+            "`sum_ints_multi`.",
+            "`n` need not be a multiple of the global size: loop while the index is below `n` rather "
+            "than counting steps.",
+        ),
+        mistakes=(
+            Mistake("one element each", _saxpy_first(lambda c: c.global_size[0]),
+                    "only the first {global_} elements were updated, one per work-item: there are "
+                    "fewer work-items than elements, so each one loops (i, i + get_global_size(0), ... "
+                    "while i < n)", hint=1),
+            Mistake("leftover", _saxpy_first(lambda c: c["n"] // c.global_size[0] * c.global_size[0]),
+                    "the last {leftover} elements were not updated: n = {n} is not a multiple of the "
+                    "global size {global_}; loop while the index is below n instead of counting steps",
+                    details=grid_stride_details, hint=3),
+        ),
+        shown="sectors",
+        place=(8, 0),
+    ),
+    compare=Compare(
+        rtol=1e-6,
+        atol=1e-4,  # a * x + y may be one fused multiply-add or two roundings
+    ),
+    extremes=Extremes(cases=_saxpy_extremes, inputs=wide_saxpy_inputs),
+    technique=Technique(judge=coalesced),
 ))
 
 # The slow kernels the exercises start from are checked against the same contracts.

@@ -6,9 +6,12 @@ from __future__ import annotations
 from .common import PAIR_SUM_ARGS, pair_sum, pair_sum_inputs, wide_pair_sum_inputs
 from .model import (
     Case,
+    Compare,
     Exercise,
+    Extremes,
     Limits,
     Mistake,
+    Teaching,
     first_written,
     grid_stride_details,
     register,
@@ -32,37 +35,37 @@ def _multi_cases() -> tuple[Case, ...]:
 
 register(Exercise(
     name="sum_ints_multi",
-    title="Add two lists of ints with fewer work-items than elements",
-    notebook="01-parallel-execution",
     args=PAIR_SUM_ARGS,
     cases=_multi_cases(),
     make_inputs=pair_sum_inputs,
     reference=pair_sum,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "There are fewer work-items than elements: the `get_global_size(0)` work-items share the "
-        "`n` elements, so each one loops over several.",
-        "Start at `get_global_id(0)` and step by `get_global_size(0)`: at every step neighbouring "
-        "work-items touch neighbouring elements (a grid-stride loop).",
-        "`n` need not be a multiple of the global size: counting `n / get_global_size(0)` steps "
-        "leaves the last elements out. Loop while `i < n`.",
-    ),
-    mistakes=(
-        Mistake("one element each", first_written(lambda c: c.global_size[0], "c", pair_sum),
-                "only the first {global_} elements were written, one per work-item: here there "
-                "are fewer work-items than elements, so each work-item must loop over several "
-                "(i, i + get_global_size(0), i + 2 * get_global_size(0), ... while i < n)",
-                hint=1),
-        Mistake("leftover", first_written(lambda c: c["n"] // c.global_size[0] * c.global_size[0],
-                                           "c", pair_sum),
-                "the last {leftover} elements were not written: n = {n} is not a multiple of the "
-                "global size {global_}, and n / {global_} = {per} steps per work-item covers only "
-                "{covered} elements. Loop while the index is below n instead of counting steps",
-                details=grid_stride_details, hint=3),
-    ),
-    widest=_multi_extremes,
-    wide_inputs=wide_pair_sum_inputs,
     contract="same result, launched with fewer work-items than n (each handles several)",
-    place=(1, 1),
+    teaching=Teaching(
+        title="Add two lists of ints with fewer work-items than elements",
+        notebook="01-parallel-execution",
+        hints=(
+            "There are fewer work-items than elements: the `get_global_size(0)` work-items share the "
+            "`n` elements, so each one loops over several.",
+            "Start at `get_global_id(0)` and step by `get_global_size(0)`: at every step neighbouring "
+            "work-items touch neighbouring elements (a grid-stride loop).",
+            "`n` need not be a multiple of the global size: counting `n / get_global_size(0)` steps "
+            "leaves the last elements out. Loop while `i < n`.",
+        ),
+        mistakes=(
+            Mistake("one element each", first_written(lambda c: c.global_size[0], "c", pair_sum),
+                    "only the first {global_} elements were written, one per work-item: here there "
+                    "are fewer work-items than elements, so each work-item must loop over several "
+                    "(i, i + get_global_size(0), i + 2 * get_global_size(0), ... while i < n)",
+                    hint=1),
+            Mistake("leftover", first_written(lambda c: c["n"] // c.global_size[0] * c.global_size[0],
+                                               "c", pair_sum),
+                    "the last {leftover} elements were not written: n = {n} is not a multiple of the "
+                    "global size {global_}, and n / {global_} = {per} steps per work-item covers only "
+                    "{covered} elements. Loop while the index is below n instead of counting steps",
+                    details=grid_stride_details, hint=3),
+        ),
+        place=(1, 1),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(cases=_multi_extremes, inputs=wide_pair_sum_inputs),
 ))

@@ -9,12 +9,15 @@ from .common import guarded_extremes
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Mistake,
     Outputs,
     Scalar,
+    Teaching,
     one_d_cases,
     register,
     wide_floats,
@@ -69,8 +72,6 @@ def _saturated(case: Case, inputs: Inputs) -> Outputs:
 
 register(Exercise(
     name="to_half",
-    title="Store floats as half floats: half the bytes to transfer",
-    notebook="07-transfers",
     args=(
         Buffer("in", np.float32, "in", lambda c: c["n"]),
         Buffer("out", np.float16, "out", lambda c: c["n"]),
@@ -80,36 +81,41 @@ register(Exercise(
                        (333, 7), (1 << 20, 256), ((1 << 20) + 3, 128)]),
     make_inputs=_inputs,
     reference=_to_half,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "A half has 1 sign, 5 exponent and 10 fraction bits, so most floats round: to the nearest "
-        "half, ties to even; from 65520 up to infinity (65504 is the largest half), below about 3e-8 to"
-        " zero.",
-        "Without `cl_khr_fp16` a kernel may hold a pointer to `half` but not read or write "
-        "through it: one built-in converts and stores, taking the float, an index and the "
-        "pointer.",
-        "The built-in is `vstore_half` (nearest even; `vstore_half_rtz` and the others round "
-        "other ways). One work-item per element, guarded by `i < n`.",
-    ),
-    mistakes=(
-        Mistake("rounded toward zero", _rounded_toward_zero,
-                "the values were rounded toward zero (vstore_half_rtz?), where the contract asks "
-                "for the nearest half, ties to even: the default vstore_half", hint=1),
-        Mistake("saturated", _saturated,
-                "values beyond half's range became +-65504, its largest finite value, where the "
-                "nearest half is infinity: convert the float as it is, without clamping it",
-                hint=1),
-    ),
-    finding_hints=(
-        FindingHint("out_of_bounds_write", "a write past the end of out: vstore_half's index "
-                    "counts halves, not bytes, and the work-items past n must not store", "global",
-                    hint=3),
-    ),
-    widest=guarded_extremes,
-    wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["n"])},
     contract=("`out[i]` = `in[i]` rounded to half precision, to the nearest, ties to even "
               "(`vstore_half`), for `i < n`; beyond half's range infinity; global size may exceed "
               "n"),
-    place=(7, 0),
+    teaching=Teaching(
+        title="Store floats as half floats: half the bytes to transfer",
+        notebook="07-transfers",
+        hints=(
+            "A half has 1 sign, 5 exponent and 10 fraction bits, so most floats round: to the nearest "
+            "half, ties to even; from 65520 up to infinity (65504 is the largest half), below about 3e-8 to"
+            " zero.",
+            "Without `cl_khr_fp16` a kernel may hold a pointer to `half` but not read or write "
+            "through it: one built-in converts and stores, taking the float, an index and the "
+            "pointer.",
+            "The built-in is `vstore_half` (nearest even; `vstore_half_rtz` and the others round "
+            "other ways). One work-item per element, guarded by `i < n`.",
+        ),
+        mistakes=(
+            Mistake("rounded toward zero", _rounded_toward_zero,
+                    "the values were rounded toward zero (vstore_half_rtz?), where the contract asks "
+                    "for the nearest half, ties to even: the default vstore_half", hint=1),
+            Mistake("saturated", _saturated,
+                    "values beyond half's range became +-65504, its largest finite value, where the "
+                    "nearest half is infinity: convert the float as it is, without clamping it",
+                    hint=1),
+        ),
+        finding_hints=(
+            FindingHint("out_of_bounds_write", "a write past the end of out: vstore_half's index "
+                        "counts halves, not bytes, and the work-items past n must not store", "global",
+                        hint=3),
+        ),
+        place=(7, 0),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(
+        cases=guarded_extremes,
+        inputs=lambda case, rng: {"in": wide_floats(rng, case["n"])},
+    ),
 ))

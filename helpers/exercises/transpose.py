@@ -11,7 +11,9 @@ from .common import coalesced, conflict_free_reads, tile_passes_allowed
 from .model import (
     Buffer,
     Case,
+    Compare,
     Exercise,
+    Extremes,
     FindingHint,
     Inputs,
     Limits,
@@ -20,6 +22,9 @@ from .model import (
     Outputs,
     Performance,
     Scalar,
+    Teaching,
+    Technique,
+    Tile,
     random_floats,
     register,
     two_d_case,
@@ -58,8 +63,6 @@ def _transpose_perf(side: int, t: int = 16) -> Case:
 
 register(Exercise(
     name="transpose",
-    title="Transpose a matrix through a tile in local memory",
-    notebook="09-bank-conflicts",
     args=(
         Buffer("in", np.float32, "in", lambda c: c["width"] * c["height"],
                shape=lambda c: (c["height"], c["width"])),
@@ -72,51 +75,57 @@ register(Exercise(
     cases=_transpose_cases(),
     make_inputs=lambda case, rng: {"in": random_floats(rng, case["width"] * case["height"])},
     reference=_transpose,
-    rtol=0.0,
-    atol=0.0,
-    hints=(
-        "Right values, but the check says the writes are not coalesced or the tile unused: swap in "
-        "the tile (read `tile[lx][ly]`), not in the index into `out`. A race: a barrier is missing "
-        "between filling the tile and reading it.",
-        "Wrong values at the right or bottom edge: `width` and `height` need not be multiples of T; "
-        "guard the load by `in`'s bounds and the store by `out`'s.",
-        "A hang, or a barrier some work-items skip: guard the load and the store, never the barrier.",
-    ),
-    mistakes=(
-        Mistake("copied", _transposed_as_copy,
-                "out holds a copy of in, not its transpose: element (x, y) of in, "
-                "in[y * width + x], goes to out[x * height + y]", hint=1),
-    ),
-    finding_hints=(
-        FindingHint("race", "a barrier(CLK_LOCAL_MEM_FENCE) is missing between the loads into "
-                    "tile and the reads of it: a work-item reads what another one wrote",
-                    "local", hint=1),
-        FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it, "
-                    "or a barrier inside an if): guard the load and the store instead", hint=3),
-        FindingHint("out_of_bounds_read", "in was read past its end: guard x < width and "
-                    "y < height before loading", "global", hint=3),
-        FindingHint("out_of_bounds_write", "out was written past its end: its rows are height "
-                    "floats long and there are width of them; guard the store", "global", hint=3),
-        FindingHint("out_of_bounds_read", "tile was read past its end: it holds T * (T + 1) "
-                    "floats, rows of T + 1", "local", hint=2),
-    ),
     performance=Performance(_transpose_perf(2048), _transpose_perf(512)),
-    widest=_transpose_extremes,
-    tiled=True,
-    tile_reads=0.75,
-    guard="if (ox < height && oy < width), ox and oy the column and row of out it stores",
-    wide_inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
-    # the counters' case has 16x16 work-groups: a warp spans two rows of the tile, and the T + 1
-    # padding leaves those two rows 2-way in conflict (an unpadded tile: 8-way)
-    technique=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(
-        facts, tile_passes_allowed(facts)),
-    # tiles of 32 x 33 too: a warp is one row of the tile, 1 wavefront a read (rows of 32: 32)
-    technique_cases=(two_d_case(64, 48, (32, 32), {"width": 64, "height": 48}),),
     contract=("`in` row-major height x width, `out` row-major width x height, `out[x * height + y] "
               "= in[y * width + x]`; 2-D range, dimension 0 = column x of `in`; square work-groups "
               "T x T (T a power of two); `tile` holds T * (T + 1) floats and is used (the block "
               "passes through it); reads and writes of global memory coalesced; a warp's reads of "
               "the tile fall in different banks (padded or skewed); global size may exceed the "
               "matrix; timed against the copy bandwidth"),
-    place=(9, 1),
+    teaching=Teaching(
+        title="Transpose a matrix through a tile in local memory",
+        notebook="09-bank-conflicts",
+        hints=(
+            "Right values, but the check says the writes are not coalesced or the tile unused: swap in "
+            "the tile (read `tile[lx][ly]`), not in the index into `out`. A race: a barrier is missing "
+            "between filling the tile and reading it.",
+            "Wrong values at the right or bottom edge: `width` and `height` need not be multiples of T; "
+            "guard the load by `in`'s bounds and the store by `out`'s.",
+            "A hang, or a barrier some work-items skip: guard the load and the store, never the barrier.",
+        ),
+        mistakes=(
+            Mistake("copied", _transposed_as_copy,
+                    "out holds a copy of in, not its transpose: element (x, y) of in, "
+                    "in[y * width + x], goes to out[x * height + y]", hint=1),
+        ),
+        finding_hints=(
+            FindingHint("race", "a barrier(CLK_LOCAL_MEM_FENCE) is missing between the loads into "
+                        "tile and the reads of it: a work-item reads what another one wrote",
+                        "local", hint=1),
+            FindingHint("divergent_barrier", "some work-items skip the barrier (a return before it, "
+                        "or a barrier inside an if): guard the load and the store instead", hint=3),
+            FindingHint("out_of_bounds_read", "in was read past its end: guard x < width and "
+                        "y < height before loading", "global", hint=3),
+            FindingHint("out_of_bounds_write", "out was written past its end: its rows are height "
+                        "floats long and there are width of them; guard the store", "global", hint=3),
+            FindingHint("out_of_bounds_read", "tile was read past its end: it holds T * (T + 1) "
+                        "floats, rows of T + 1", "local", hint=2),
+        ),
+        guard="if (ox < height && oy < width), ox and oy the column and row of out it stores",
+        place=(9, 1),
+    ),
+    compare=Compare(rtol=0.0, atol=0.0),
+    extremes=Extremes(
+        cases=_transpose_extremes,
+        inputs=lambda case, rng: {"in": wide_floats(rng, case["width"] * case["height"])},
+    ),
+    technique=Technique(
+        # the counters' case has 16x16 work-groups: a warp spans two rows of the tile, and the T + 1
+        # padding leaves those two rows 2-way in conflict (an unpadded tile: 8-way)
+        judge=lambda facts: coalesced(facts, 1.5) or conflict_free_reads(
+            facts, tile_passes_allowed(facts)),
+        # tiles of 32 x 33 too: a warp is one row of the tile, 1 wavefront a read (rows of 32: 32)
+        cases=(two_d_case(64, 48, (32, 32), {"width": 64, "height": 48}),),
+    ),
+    tile=Tile(reads=0.75),
 ))
