@@ -85,17 +85,17 @@ def test_a_passing_check_keeps_its_workers_and_a_failing_one_replaces_them(monke
     monkeypatch.setenv(apart.WORKERS_VARIABLE, "1")
     apart.POOL.close()
     first = run_check("float_copy", solutions=True)
-    assert first.passed and not first.device_pass.warm
+    assert first.passed and not first.device_pass.timing.warm
     kept = _pids()
     # the device's worker, Oclgrind's, and Oclgrind's for the larger cases (no uninitialized-value
     # plugin: options.UNINITIALIZED_UP_TO)
     assert len(kept) == 3
     assert sum("OCLGRIND_UNINITIALIZED" in dict(k.env) for k in kept) == 1
     again = run_check("float_copy", solutions=True)
-    assert again.passed and again.device_pass.warm and again.oclgrind_pass.warm
+    assert again.passed and again.device_pass.timing.warm and again.oclgrind_pass.timing.warm
     assert _pids() == kept   # the same processes, kept again
     wrong = run_check("float_copy", ROOT / "tests" / "wrong" / "float_copy" / "no_guard.cl")
-    assert not wrong.passed and wrong.device_pass.warm
+    assert not wrong.passed and wrong.device_pass.timing.warm
     after = _pids()
     # the workers that ran the wrong kernel are fresh ones now (it went wrong in the small
     # cases: the larger cases' worker never ran it, and is kept)
@@ -113,7 +113,7 @@ def test_a_hung_kernel_ends_its_worker_and_the_next_check_works(monkeypatch):
     kept = _pids()
     report = run_check("float_copy", ROOT / "tests" / "wrong" / "float_copy" / "endless.cl",
                        run_timeout=3)
-    assert not report.passed and report.device_pass.hung_in is not None
+    assert not report.passed and report.device_pass.ending.hung_in is not None
     after = _pids()
     ran = [k for k in kept if k not in _larger_cases(kept)]   # the kernel never reached that one
     assert all(after.get(k) != kept[k] for k in ran)
@@ -128,7 +128,7 @@ def test_no_workers_mode_and_owners(monkeypatch):
     run_check("float_copy", solutions=True, owner="ada")
     assert {k.owner for k in _pids()} == {"ada"}
     other = run_check("float_copy", solutions=True, owner="bob")
-    assert not other.device_pass.warm   # never another learner's worker
+    assert not other.device_pass.timing.warm   # never another learner's worker
     assert {k.owner for k in _pids()} == {"ada", "bob"}
     apart.POOL.close(owner="ada")
     assert {k.owner for k in _pids()} == {"bob"}
@@ -191,7 +191,8 @@ def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
                      PassPlan(60, guard=True), stuck=lambda moved_at: 0.05)
     finally:
         chk.lease.release(False)
-    assert p.built and p.hung_in is not None and p.hung_in >= 0 and p.stuck_after == 0.05
+    e = p.ending
+    assert e.built and e.hung_in is not None and e.hung_in >= 0 and e.stuck_after == 0.05
 
 
 @pytest.mark.once

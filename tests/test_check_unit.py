@@ -9,7 +9,7 @@ import pytest
 from helpers.checking import CheckOptions
 from helpers.checking.diagnosis import describe_buffer, signature
 from helpers.checking.oclgrind import Finding
-from helpers.checking.passes import PassResult
+from helpers.checking.passes import Ending, PassResult
 from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
 from helpers.exercises import Case, get
@@ -60,8 +60,8 @@ def _verdict(dp: PassResult, op: PassResult | None):
 
 
 def _pass(spec, cases, results, findings=()):
-    p = PassResult(spec, cases, results=dict(enumerate(results)), built=True, done=True,
-                   exit_code=0)
+    p = PassResult(spec, cases, results=dict(enumerate(results)),
+                   ending=Ending(built=True, done=True, exit_code=0))
     p.findings = list(findings)
     return p
 
@@ -125,7 +125,7 @@ def test_a_hang_after_an_access_outside_a_buffer_is_told_as_its_consequence():
     # hung where it usually crashes; the verdict blamed an endless loop and said nothing else
     one = Case((64,), (64,), {"n": 1})
     dp = _pass(POCL, [one, CASE], [_past_the_end(1, 64)])
-    dp.hung_in = 1
+    dp.ending.hung_in = 1
     write = Finding("out_of_bounds_write", "write outside a buffer",
                     "Invalid write of size 4 (global memory)", 5, 12, "dst[i] = src[i];", None)
     r = _verdict(dp, _pass(GRIND, [one], [_past_the_end(1, 64)], [write]))
@@ -140,7 +140,7 @@ def test_a_hang_after_an_access_outside_a_buffer_is_told_as_its_consequence():
 
 def test_a_hang_while_building_is_never_blamed_on_an_access_it_never_made():
     dp = _pass(POCL, [CASE], [])
-    dp.hung_in = -1
+    dp.ending.hung_in = -1
     write = Finding("out_of_bounds_write", "write outside a buffer",
                     "Invalid write of size 4 (global memory)", 5, 12, "dst[i] = src[i];", None)
     r = _verdict(dp, _pass(GRIND, [CASE], [RIGHT], [write]))
@@ -150,7 +150,7 @@ def test_a_hang_while_building_is_never_blamed_on_an_access_it_never_made():
 
 def test_a_hang_with_nothing_outside_a_buffer_is_still_asked_about_loops():
     dp = _pass(POCL, [CASE], [])
-    dp.hung_in = 0
+    dp.ending.hung_in = 0
     r = _verdict(dp, _pass(GRIND, [CASE], [RIGHT]))
     assert not r.passed and "an endless loop?" in r.message
 
@@ -173,7 +173,7 @@ def _speed_pass(yours: float, solution: float, given: float | None = None) -> Pa
     ex = get("transpose")
     case = ex.performance.case.to_json()
     sp = PassResult(POCL, [])
-    sp.done = True
+    sp.ending.done = True
     sp.peak = {"copy_gb_per_s": 100.0, "gflop_per_s": 1000.0}
     for role, gb in (("yours", yours), ("solution", solution), ("given", given)):
         if gb is not None:
@@ -202,7 +202,7 @@ def test_speed_target_is_a_share_of_the_solution_and_a_cpu_is_told_why_it_may_di
 def test_a_speed_pass_that_failed_says_so_and_decides_nothing():
     from helpers.checking.diagnosis import speed_report
     sp = PassResult(POCL, [])
-    sp.output = "Traceback ...\nRuntimeError: out of resources\n"
+    sp.ending.output = "Traceback ...\nRuntimeError: out of resources\n"
     lines, reached = speed_report(get("transpose"), sp, _Dev(gpu=True))
     assert reached is None
     assert lines == ["Speed: not measured (the timing run stopped: RuntimeError: out of "
@@ -270,11 +270,11 @@ def test_the_oclgrind_pass_runs_beside_the_device_pass(sequential, monkeypatch):
     report = run_check("float_copy", solutions=True, seed=7)
     assert report.passed, report.message
     dp, op = report.device_pass, report.oclgrind_pass
-    device_ended = dp.started + dp.seconds
+    device_ended = dp.timing.started + dp.timing.seconds
     if sequential == "1":
-        assert op.started >= device_ended
+        assert op.timing.started >= device_ended
     else:
-        assert op.started < device_ended and not op.cancelled
+        assert op.timing.started < device_ended and not op.ending.cancelled
     wrong = run_check("float_copy", TESTS / "wrong" / "float_copy" / "no_guard.cl", seed=7)
     assert not wrong.passed and "Oclgrind" in wrong.message
 
@@ -487,25 +487,25 @@ def test_passes_over_shares_gather_into_one_pass_over_every_case():
     race = Finding("race", "a race", "Read-write data race", 7, 3, "x", None)
     a = _pass(GRIND, [cases[0], cases[2]], [RIGHT, WRONG], [race])
     b = _pass(GRIND, [cases[1], cases[3]], [RIGHT, RIGHT], [race])
-    a.exit_code = b.exit_code = None
-    a.started, a.seconds, b.started, b.seconds = 10.0, 1.0, 10.2, 2.0
-    b.hung_in, b.cut_short, b.skipped_plugin = 1, True, "uninitialized values"
+    a.ending.exit_code = b.ending.exit_code = None
+    a.timing.started, a.timing.seconds, b.timing.started, b.timing.seconds = 10.0, 1.0, 10.2, 2.0
+    b.ending.hung_in, b.ending.cut_short, b.skipped_plugin = 1, True, "uninitialized values"
     b.executed, a.executed = {"load local": 5}, {"load local": 2, "barrier": 1}
-    a.marks, b.marks = {"asked": 10.0, "built": 10.5, "ended": 11.0}, {"asked": 10.2,
+    a.timing.marks, b.timing.marks = {"asked": 10.0, "built": 10.5, "ended": 11.0}, {"asked": 10.2,
                                                                         "built": 10.4, "ended": 12.2}
     g = gathered(cases, [([0, 2], a), ([1, 3], b)])
     assert g.cases == cases and g.results == {0: RIGHT, 2: WRONG, 1: RIGHT, 3: RIGHT}
     assert g.failing() == [2]
-    assert g.hung_in == 3                      # b's second case is the third of all
-    assert g.cut_short and g.skipped_plugin == "uninitialized values" and g.exit_code is None
+    assert g.ending.hung_in == 3                      # b's second case is the third of all
+    assert g.ending.cut_short and g.skipped_plugin == "uninitialized values" and g.ending.exit_code is None
     assert [(f.kind, f.count) for f in g.findings] == [("race", 2)]
     assert g.executed == {"load local": 7, "barrier": 1}
-    assert g.started == 10.0 and g.seconds == pytest.approx(2.2)
-    assert g.marks == {"asked": 10.0, "built": 10.5, "ended": 12.2}
+    assert g.timing.started == 10.0 and g.timing.seconds == pytest.approx(2.2)
+    assert g.timing.marks == {"asked": 10.0, "built": 10.5, "ended": 12.2}
     c = _pass(GRIND, [cases[3]], [WRONG])
-    c.crashed_in = 1                           # after its last case
+    c.ending.crashed_in = 1                           # after its last case
     m = merged(_pass(GRIND, cases[:3], [RIGHT] * 3), c)
-    assert m.failing() == [3] and m.crashed_in == 4 and m.exit_code == 0
+    assert m.failing() == [3] and m.ending.crashed_in == 4 and m.ending.exit_code == 0
 
 
 def test_a_check_uses_two_oclgrind_workers_from_four_cores_three_from_eight_unless_told(
@@ -643,7 +643,8 @@ def _split_calls(monkeypatch, report_in_first: bool = False):
     def fake(chk, spec, cases, plan, stop=None, progress=None):
         follows = "OCLGRIND_UNINITIALIZED" in plan.env
         calls.append(([c.work_items for c in cases], follows))
-        p = PassResult(spec, cases, {i: dict(RIGHT) for i in range(len(cases))}, done=True)
+        p = PassResult(spec, cases, {i: dict(RIGHT) for i in range(len(cases))},
+                       ending=Ending(done=True))
         if report_in_first and follows:
             p.findings = [Finding("uninitialized", "an uninitialized value", "", 3, 1, None, None)]
         return p
@@ -671,7 +672,7 @@ def test_no_larger_case_runs_after_a_report(monkeypatch):
     op = shares.oclgrind_pass(None, cases, 10.0)
     assert calls == [([5], True)] and op.findings
     # a pass over every case, cut short after the first: the larger one has no result
-    assert op.cases == cases and list(op.results) == [0] and op.cut_short and not op.done
+    assert op.cases == cases and list(op.results) == [0] and op.ending.cut_short and not op.ending.done
 
 
 def test_the_small_cases_keep_the_contracts_order_those_the_plugin_follows_first():
@@ -697,7 +698,7 @@ def test_the_learners_rounds_and_the_solutions_are_timed_in_turn(monkeypatch, tm
     def fake(chk, spec, cases, plan, **kw):
         role = "solution" if "solution" in plan.roles else "yours"
         calls.append((role, plan.rounds, plan.peak))
-        p = PassResult(spec, cases, done=True)
+        p = PassResult(spec, cases, ending=Ending(done=True))
         t = next(seconds)
         p.speed = {role: {"seconds": t, "round_seconds": [t], "rounds": 1}}
         return p

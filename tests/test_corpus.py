@@ -228,9 +228,9 @@ def not_the_devices_verdict(report) -> bool:
     finding, a crash or a hang; not a gap of Oclgrind's, nor a build only Oclgrind failed), or the
     device computed it right (the warp model or Oclgrind's counts failed it)."""
     dp, op = report.device_pass, report.oclgrind_pass
-    oclgrind_failed = (op is not None and op.build_error is None and not op.gaps
-                       and (bool(op.failing()) or bool(op.findings) or op.crashed_in is not None
-                            or op.hung_in is not None))
+    oclgrind_failed = (op is not None and op.ending.build_error is None and not op.gaps
+                       and (bool(op.failing()) or bool(op.findings)
+                            or op.ending.crashed_in is not None or op.ending.hung_in is not None))
     return oclgrind_failed or (dp is not None and dp.all_ok())
 
 

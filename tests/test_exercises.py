@@ -173,7 +173,7 @@ def test_solution_passes(name, oclgrind_present):
 def test_skeleton_compiles_and_fails(name, oclgrind_present):
     report = run_check(name, kernel=shipped_skeleton(name))
     assert not report.passed
-    assert report.device_pass.built, report.message  # fails by what it computes, not by a typo
+    assert report.device_pass.ending.built, report.message  # fails by what it computes, not by a typo
 
 
 # file under tests/wrong/float_copy -> fragments the diagnosis must contain
@@ -233,7 +233,7 @@ def test_oclgrind_stops_at_its_first_reports(oclgrind_present):
     report = run_check("float_copy", TESTS / "wrong" / "float_copy" / "wild_loop.cl",
                        run_timeout=3)
     op = report.oclgrind_pass
-    assert op is not None and op.cut_short and op.findings, report.message
+    assert op is not None and op.ending.cut_short and op.findings, report.message
     assert not report.passed and "write outside a buffer" in report.message
 
 
@@ -243,7 +243,7 @@ def test_oclgrind_stops_after_the_case_that_reported(oclgrind_present):
     fifth of a second on the next (4096 work-items): the pass ends with the case that reported."""
     report = run_check("parallel_sum", TESTS / "wrong" / "parallel_sum" / "no_barrier.cl")
     op = report.oclgrind_pass
-    assert op is not None and op.cut_short, report.message
+    assert op is not None and op.ending.cut_short, report.message
     assert 0 in op.results and len(op.results) < len(op.cases)
     assert "data race" in report.message and "barrier is missing" in report.message
 

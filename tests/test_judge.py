@@ -87,7 +87,7 @@ def test_bytes_of_another_length_are_never_judged(tmp_path, cut):
     heard = _listener(tmp_path)
     heard.case_ended({"case": 0, **_event(tmp_path, data)})
     assert heard.result.results[0] == {"ok": False}
-    assert "could not be read" in heard.result.internal_error
+    assert "could not be read" in heard.result.ending.internal_error
 
 
 def test_guard_bands_other_than_the_checks_are_never_judged(tmp_path):
@@ -124,7 +124,7 @@ def test_not_run_is_believed_only_past_the_devices_size(tmp_path):
     heard.largest = 64                   # the device allows work-groups of 64: this case's 32 run
     heard.case_ended({"case": 0, "ok": True, "not_run": "too large"})
     assert heard.result.results[0] == {"ok": False}
-    assert "no results" in heard.result.internal_error
+    assert "no results" in heard.result.ending.internal_error
     heard = _listener(tmp_path)
     heard.largest = 16
     heard.case_ended({"case": 0, "ok": True, "not_run": "too large"})
@@ -135,7 +135,7 @@ def test_a_case_never_asked_for_is_not_recorded(tmp_path):
     heard = _listener(tmp_path)
     heard.case_ended({"case": 5, **_event(tmp_path, b"")})
     assert 5 not in heard.result.results or heard.result.results[5] == {"ok": False}
-    assert heard.result.internal_error
+    assert heard.result.ending.internal_error
 
 
 def test_the_worker_sends_bytes_not_verdicts(tmp_path, monkeypatch):

@@ -75,7 +75,7 @@ def test_inline_assembly_is_refused_by_the_check_and_the_grader(tmp_path, text):
     kernel.write_text(text)
     report = run_check("float_copy", kernel)
     assert not report.passed and "which the course refuses" in report.message
-    assert report.device_pass.build_error            # never built, on any device
+    assert report.device_pass.ending.build_error            # never built, on any device
     out = subprocess.run([sys.executable, "-m", "helpers", "check", "float_copy", "--kernel",
                           str(kernel)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 1 and "which the course refuses" in out.stdout

@@ -12,7 +12,7 @@ import pytest
 from helpers.checking import CheckOptions
 from helpers.checking.diagnosis import describe_case, unguarded, wrapped
 from helpers.checking.judge import analyse, sentinel
-from helpers.checking.passes import PassResult
+from helpers.checking.passes import Ending, PassResult
 from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
 from helpers.exercises import REGISTRY, Case, Scalar, get
@@ -100,8 +100,8 @@ INTEL_DUMP = ("PLEASE submit a bug report to https://software.intel.com/en-us/su
 
 
 def _crashed(output: str) -> str:
-    dp = PassResult(INTEL, [CASE], results={}, built=True, done=False, exit_code=-11)
-    dp.crashed_in, dp.output = 0, output
+    dp = PassResult(INTEL, [CASE], results={}, ending=Ending(built=True, exit_code=-11))
+    dp.ending.crashed_in, dp.ending.output = 0, output
     return verdict(get("float_copy"), "k.cl", "cpu", dp, None, 1, Path("k.cl"),
                    CheckOptions()).message
 

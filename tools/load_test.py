@@ -65,7 +65,7 @@ t2 = time.perf_counter()
 report = run_check("sum_ints", sys.argv[1])
 t3 = time.perf_counter()
 print(json.dumps({"passed": report.passed and first.passed, "first_check_seconds": t1 - t0,
-                  "check_seconds": t3 - t2, "warm": report.device_pass.warm,
+                  "check_seconds": t3 - t2, "warm": report.device_pass.timing.warm,
                   "message": report.message.splitlines()[0]}))
 """
 

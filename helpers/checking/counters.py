@@ -143,12 +143,12 @@ def _run(ex: Exercise, submission: learner.Submission, case: Case, plugin: Path,
     text = _new_counts(result.worker_dir / OUT_NAME) if result.worker_dir else ""
     launches = [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
     chk.lease.release(result.ended_cleanly())
-    if result.build_error:
-        first = result.build_error.strip().splitlines()[0] if result.build_error.strip() else ""
+    if result.ending.build_error:
+        first = result.ending.build_error.strip().splitlines()[0] if result.ending.build_error.strip() else ""
         return _unavailable(f"the kernel did not build ({first})", **about,
-                            build_error=result.build_error)
+                            build_error=result.ending.build_error)
     if not launches:
-        said = next((x.strip() for x in result.output.splitlines()
+        said = next((x.strip() for x in result.ending.output.splitlines()
                      if "plugin" in x.lower()), "")
         why = ("Oclgrind ran the kernel but the warp model reported nothing"
                + (f" ({said})" if said else " (its plugin could not be loaded, or the kernel "

@@ -282,7 +282,7 @@ def wrapped(message: str, width: int = WIDTH) -> str:
     return "\n".join(out)
 
 def output_tail(p: PassResult, limit: int = 6) -> str | None:
-    lines = [x for x in p.output.splitlines() if x.strip()]
+    lines = [x for x in p.ending.output.splitlines() if x.strip()]
     return "\n".join(lines[-limit:]) if lines else None
 
 def most_telling(p: PassResult, failing: list[int], ordinary: int | None = None) -> int:
@@ -357,10 +357,10 @@ def crash_output(output: str, limit: int = 6) -> list[str]:
 
 def _crash(p: PassResult, where: str) -> str:
     """The sentence for a device pass whose process died ``where``."""
-    sig = -p.exit_code if p.exit_code and p.exit_code < 0 else None
+    sig = -p.ending.exit_code if p.ending.exit_code and p.ending.exit_code < 0 else None
     name = signal.Signals(sig).name if sig and sig in signal.Signals._value2member_map_ \
-        else f"exit code {p.exit_code}"
-    return crash_sentence(name, where, p.crashed_in < 0, p.output)
+        else f"exit code {p.ending.exit_code}"
+    return crash_sentence(name, where, p.ending.crashed_in < 0, p.ending.output)
 
 
 def _failing_cases(ex: Exercise, p: PassResult, mistakes: bool, found: bool) -> list[str]:
@@ -372,10 +372,10 @@ def _failing_cases(ex: Exercise, p: PassResult, mistakes: bool, found: bool) -> 
     lines = [f"case {p.cases[first].label()}:"]
     lines.extend("  " + s for s in describe_case(ex, p.cases[first], p.results[first],
                                                   mistakes, found))
-    hung_case = p.hung_in is not None and 0 <= p.hung_in < len(p.cases) \
-        and p.hung_in not in p.results   # told above: not among the cases never run
+    hung_case = p.ending.hung_in is not None and 0 <= p.ending.hung_in < len(p.cases) \
+        and p.ending.hung_in not in p.results   # told above: not among the cases never run
     unrun = len(p.cases) - len(p.results) - hung_case
-    if unrun and p.crashed_in is None:
+    if unrun and p.ending.crashed_in is None:
         were = "was" if unrun == 1 else "were"
         lines.append(f"{plural(unrun, 'case')} after the one that hung {were} not run."
                      if hung_case else
@@ -399,26 +399,26 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
             "after the last case, as the process exited" if i >= len(p.cases)
             else f"in case {p.cases[i].label()}")
 
-    if p.build_error:
-        return ["does not compile:", p.build_error]
-    if p.no_kernel:
-        found_here = ", ".join(p.no_kernel["found"]) or "none"
+    if p.ending.build_error:
+        return ["does not compile:", p.ending.build_error]
+    if p.ending.no_kernel:
+        found_here = ", ".join(p.ending.no_kernel["found"]) or "none"
         return [f"has no kernel function named {ex.function} (kernels found: {found_here}). The "
                 f"contract is: {signature(ex)}"]
-    if p.flooded:
+    if p.ending.flooded:
         lines = [f"printed more than {OUTPUT_LIMIT >> 20} MiB and was stopped: a printf in a loop, "
                  f"or in every work-item of a large range? Print from one work-item (if "
                  f"get_global_id(0) == 0) and outside loops, then remove the printf."]
         tail = output_tail(p, limit=3)
         return lines + (["its last lines:\n" + tail] if tail else [])
-    if p.hung_in is not None and p.stuck_after is not None:
-        return [f"was stopped {label(p.hung_in)}: Oclgrind had seen a barrier that not every "
-                f"work-item reaches, and the case had not ended after {p.stuck_after:g} s (a "
+    if p.ending.hung_in is not None and p.ending.stuck_after is not None:
+        return [f"was stopped {label(p.ending.hung_in)}: Oclgrind had seen a barrier that not every "
+                f"work-item reaches, and the case had not ended after {p.ending.stuck_after:g} s (a "
                 f"work-group at such a barrier waits for work-items that never come)."]
     lines: list[str] = []
-    if p.hung_in is not None:
-        stopped = f"did not finish {label(p.hung_in)} within {run_timeout:g} s and was stopped"
-        if not outside or p.hung_in < 0:   # (a hang while building made no access at all)
+    if p.ending.hung_in is not None:
+        stopped = f"did not finish {label(p.ending.hung_in)} within {run_timeout:g} s and was stopped"
+        if not outside or p.ending.hung_in < 0:   # (a hang while building made no access at all)
             return [f"{stopped}: an endless loop? Check that every loop's condition becomes false "
                     f"for every work-item, and that no work-item waits for another."]
         # seen on PoCL: a write past a buffer's end corrupted the process's memory, and the next
@@ -427,10 +427,10 @@ def device_failure(ex: Exercise, p: PassResult, run_timeout: float, mistakes: bo
                      f"memory of the process running the kernel, which then crashes or hangs: "
                      f"keep every access inside its buffer first; if it still hangs, look for a "
                      f"loop that never ends.")
-    if p.crashed_in is not None:   # what the kernel did first; what the process printed last
-        lines.append(_crash(p, label(p.crashed_in)))
+    if p.ending.crashed_in is not None:   # what the kernel did first; what the process printed last
+        lines.append(_crash(p, label(p.ending.crashed_in)))
     lines += _failing_cases(ex, p, mistakes, found)
-    return lines + (crash_output(p.output) if p.crashed_in is not None else [])
+    return lines + (crash_output(p.ending.output) if p.ending.crashed_in is not None else [])
 
 def oclgrind_report(ex: Exercise, op: PassResult, shown: str) -> list[str]:
     """Oclgrind's findings at their lines, and what the exercise reads in them."""
@@ -462,9 +462,9 @@ def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | N
     (``target`` of the solution's speed on this device; None when that could not be measured)."""
     perf = ex.performance
     if not sp.all_ok() and "yours" not in sp.speed or "error" in sp.speed.get("yours", {}):
-        tail = (sp.output.strip().splitlines() or [""])[-1]
+        tail = (sp.ending.output.strip().splitlines() or [""])[-1]
         why = sp.speed.get("yours", {}).get("error") or \
-            ("it did not finish in time" if sp.hung_in is not None else
+            ("it did not finish in time" if sp.ending.hung_in is not None else
              f"the timing run stopped: {tail}" if tail else "the timing run stopped")
         return [f"Speed: not measured ({why})."], None
     from ..measure.peaks import Share

@@ -20,9 +20,9 @@ def status_of(report) -> str:
                               for f in op.findings):
         return "failed"
     dp = report.device_pass
-    if dp is not None and dp.hung_in is not None:
+    if dp is not None and dp.ending.hung_in is not None:
         return "timed out"
-    if dp is not None and dp.crashed_in is not None:
+    if dp is not None and dp.ending.crashed_in is not None:
         return "crashed"
     return "failed"
 
@@ -52,8 +52,8 @@ def likely_mistake(report) -> str:
         return _FINDING[found[0]]
     if dp is None:
         return ""
-    if dp.build_error or dp.no_kernel:
-        return "does not compile" if dp.build_error else "kernel not found"
+    if dp.ending.build_error or dp.ending.no_kernel:
+        return "does not compile" if dp.ending.build_error else "kernel not found"
     status = status_of(report)
     if status != "failed":
         return status

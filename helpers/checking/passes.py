@@ -34,44 +34,66 @@ from .options import (
 )
 
 
-@dataclass
-class PassResult:
-    """What one pass did."""
+@dataclass(slots=True)
+class Ending:
+    """How a pass's worker ended its request: built and done, or where it stopped and why (each
+    pass has one, whatever it ran)."""
 
-    device: DeviceSpec
-    cases: list[Case]
-    results: dict[int, dict] = field(default_factory=dict)
-    worker_dir: Path | None = None     # the worker's own folder (what its plugins wrote there)
-    launch_counts: list = field(default_factory=list)   # Oclgrind: (case, counts) per launch
-    build_error: str | None = None
-    no_kernel: dict | None = None
     built: bool = False
     done: bool = False
+    build_error: str | None = None
+    no_kernel: dict | None = None
+    warnings: str = ""               # the compiler's warnings, placed in the kernel file
     hung_in: int | None = None       # case index, or -1 while building
     stuck_after: float | None = None  # hung: stopped this long after Oclgrind saw why
     crashed_in: int | None = None    # case index, -1 while building, len(cases) after the last
     exit_code: int | None = None
-    output: str = ""                 # what the process printed (kernel printf, crash messages)
-    findings: list[oclgrind.Finding] = field(default_factory=list)
-    gaps: list[oclgrind.Gap] = field(default_factory=list)  # what Oclgrind could not simulate
-    executed: dict[str, int] | None = None  # Oclgrind's instruction counts ("load local": n)
     internal_error: str | None = None
-    seconds: float = 0.0
-    skipped_plugin: str = ""         # an Oclgrind plugin left out after it crashed
-    skipped_why: str = ""            # ... and why (its crash, or the instruction it lacks)
-    cut_short: bool = False          # Oclgrind stopped once it had reported (see REPORT_GRACE)
     flooded: bool = False            # stopped for printing more than OUTPUT_LIMIT bytes
-    warnings: str = ""               # the compiler's warnings, placed in the kernel file
-    speed: dict[str, dict] = field(default_factory=dict)  # a speed pass: role -> timing
-    peak: dict = field(default_factory=dict)                # ... and the device's peaks
     cancelled: bool = False          # stopped by the check, its result no longer wanted
+    cut_short: bool = False          # Oclgrind stopped once it had reported (see REPORT_GRACE)
     stopped_at: int | None = None    # stopped after this case went wrong (the later ones not run)
-    started: float = 0.0             # time.perf_counter() when its worker was asked (or started)
-    warm: bool = False               # its worker was started before the check asked
-    marks: dict[str, float] = field(default_factory=dict)  # when what happened (apart.Outcome)
-    more_marks: dict[str, float] = field(default_factory=dict)  # a second pass's, once merged
+    output: str = ""                 # what the process printed (kernel printf, crash messages)
+
+
+@dataclass(slots=True)
+class Timing:
+    """When a pass ran: its worker asked (or started) at ``started`` (time.perf_counter()),
+    for ``seconds``; ``warm``: started before the check asked; ``marks``: when what happened
+    (:class:`helpers.apart.Outcome`), ``more_marks`` a second pass's, once merged."""
+
+    started: float = 0.0
+    seconds: float = 0.0
+    warm: bool = False
+    marks: dict[str, float] = field(default_factory=dict)
+    more_marks: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class PassResult:
+    """What one pass did: its cases' results, how its worker ended (:class:`Ending`) and when
+    (:class:`Timing`); an Oclgrind pass's reports, a speed pass's times."""
+
+    device: DeviceSpec
+    cases: list[Case]
+    results: dict[int, dict] = field(default_factory=dict)
+    ending: Ending = field(default_factory=Ending)
+    timing: Timing = field(default_factory=Timing)
+    worker_dir: Path | None = None     # the worker's own folder (what its plugins wrote there)
     poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
-    reported_in: int | None = None   # Oclgrind: the case (-1: the build) it first reported in
+    # an Oclgrind pass: its reports, what it could not simulate, its instruction counts ("load
+    # local": n), a plugin left out after it crashed and why, the counts per launch, and the case
+    # (-1: the build) it first reported in
+    findings: list[oclgrind.Finding] = field(default_factory=list)
+    gaps: list[oclgrind.Gap] = field(default_factory=list)
+    executed: dict[str, int] | None = None
+    skipped_plugin: str = ""
+    skipped_why: str = ""
+    launch_counts: list = field(default_factory=list)
+    reported_in: int | None = None
+    # a speed pass: role -> timing, and the device's peaks
+    speed: dict[str, dict] = field(default_factory=dict)
+    peak: dict = field(default_factory=dict)
 
     def not_run(self) -> list[int]:
         """Cases the contract allows but this device does not for this kernel (too large)."""
@@ -81,13 +103,14 @@ class PassResult:
         return [i for i, r in sorted(self.results.items()) if not r.get("ok", False)]
 
     def all_ok(self) -> bool:
-        return (self.done and self.crashed_in is None and len(self.results) == len(self.cases)
-                and not self.failing())
+        return (self.ending.done and self.ending.crashed_in is None
+                and len(self.results) == len(self.cases) and not self.failing())
 
     def ended_cleanly(self) -> bool:
         """Its worker may serve another pass: nothing crashed, hung, flooded or was cut off."""
-        return (self.exit_code is None and self.hung_in is None and not self.flooded
-                and not self.cancelled and not self.cut_short and self.internal_error is None)
+        e = self.ending
+        return (e.exit_code is None and e.hung_in is None and not e.flooded and not e.cancelled
+                and not e.cut_short and e.internal_error is None)
 
 
 @dataclass
@@ -188,16 +211,17 @@ class _Listener:
         kind = Event(ev.pop("event"))
         r = self.result
         if kind is Event.BUILT:
-            if r.built:   # built once: a second "built" is no news and renews nothing
+            if r.ending.built:   # built once: a second "built" is no news and renews nothing
                 return None
-            r.built, r.warnings, r.poison_ready = True, ev.get("warnings", ""), ev.get("poison_ready")
+            r.ending.built, r.ending.warnings = True, ev.get("warnings", "")
+            r.poison_ready = ev.get("poison_ready")
             self.largest = ev.get("largest")
             self.current = 0
             return self.run_timeout
         if kind is Event.BUILD_ERROR:
-            r.build_error = ev["message"]
+            r.ending.build_error = ev["message"]
         elif kind is Event.NO_KERNEL:
-            r.no_kernel = ev
+            r.ending.no_kernel = ev
         elif kind is Event.START:
             self.current = ev["case"]
             self.tell("start", self.current, None)
@@ -211,7 +235,7 @@ class _Listener:
         elif kind is Event.PEAK:
             r.peak = ev
         elif kind is Event.DONE:
-            r.done = True
+            r.ending.done = True
         elif kind is Event.SPOILED:
             self.spoiled = True
         return None
@@ -221,19 +245,19 @@ class _Listener:
         "this device could not run it" is taken from the worker's event."""
         from .judge import RawUnreadable
         if not (isinstance(i, int) and 0 <= i < len(self.result.cases)) or self.judge is None:
-            self.result.internal_error = f"results for a case {i} the pass never asked for"
+            self.result.ending.internal_error = f"results for a case {i} the pass never asked for"
             return {"ok": False}
         if "raw" not in ev:     # not run: only a case whose work-groups the device does not allow
             items = self.result.cases[i].work_group_items
             if isinstance(self.largest, int) and items > self.largest >= 1 and isinstance(
                     ev.get("not_run"), str):
                 return {"ok": True, "not_run": ev["not_run"]}
-            self.result.internal_error = f"case {i} came back with no results"
+            self.result.ending.internal_error = f"case {i} came back with no results"
             return {"ok": False}
         try:
             facts = self.judge(self.result.cases[i], ev)
         except RawUnreadable as e:
-            self.result.internal_error = f"case {i}'s results could not be read: {e}"
+            self.result.ending.internal_error = f"case {i}'s results could not be read: {e}"
             return {"ok": False}
         past = ev.get("past")
         if isinstance(past, str) and not facts.get("ok"):  # run past the size the device allows
@@ -249,8 +273,8 @@ class _Listener:
             self.ended_reporting = True     # the case that reported has ended: stop here
         self.current = len(r.results)
         self.tell("result", i, bool(ev.get("ok")))
-        if self.first_failure and not ev.get("ok") and r.stopped_at is None:
-            r.stopped_at = i
+        if self.first_failure and not ev.get("ok") and r.ending.stopped_at is None:
+            r.ending.stopped_at = i
             self.stop.set()
 
     def new_log(self) -> str:
@@ -285,7 +309,7 @@ class _Listener:
     def stuck_watch(self, stuck) -> bool:
         """A device pass's watch: not before the kernel is built (a worker still starting, as
         NVIDIA's context takes 1.8 s, or building has not had its chance to run a case)."""
-        self.given = stuck(self.moved_at) if self.result.built else None
+        self.given = stuck(self.moved_at) if self.result.ending.built else None
         return self.given is not None
 
 
@@ -342,7 +366,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
         stop = stop or threading.Event()
     key = worker_key(device, plan.env, chk.options.owner)
     child = chk.lease.child(key)
-    result.warm = child.poll_ready()
+    result.timing.warm = child.poll_ready()
     result.worker_dir = child.dir
     from .judge import judge_case
     heard = _Listener(result, plan.run_timeout, child.dir / "oclgrind.log", progress, stop,
@@ -361,7 +385,7 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
                             output_limit=OUTPUT_LIMIT, stop=stop, watch=watch, cap=cap,
                             keep=OUTPUT_LIMIT if device.is_oclgrind else apart.OUTPUT_KEPT)
     _ended(result, outcome, heard, request.get("launch_mark"))
-    if result.crashed_in is not None:
+    if result.ending.crashed_in is not None:
         # a compiler that died mid-way leaves a broken entry in PoCL's kernel cache, which the
         # next process would take for a good build (INVALID_KERNEL_NAME): none stays
         from ..probe import purge_pocl_cache
@@ -379,12 +403,13 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
     (which the kernel cannot know, and after which it cannot print), its gaps those of its log
     and of its stderr (a file of the worker's own: a kernel's printf goes to stdout)."""
     device, current = result.device, heard.current
-    result.started, result.seconds, result.output = outcome.started, outcome.seconds, outcome.output
-    result.marks = outcome.marks
-    result.cancelled, result.flooded, result.cut_short = (
-        outcome.cancelled and result.stopped_at is None, outcome.flooded, outcome.watched)
+    result.timing.started, result.timing.seconds = outcome.started, outcome.seconds
+    result.ending.output = outcome.output
+    result.timing.marks = outcome.marks
+    result.ending.cancelled, result.ending.flooded, result.ending.cut_short = (
+        outcome.cancelled and result.ending.stopped_at is None, outcome.flooded, outcome.watched)
     if outcome.hung or outcome.watched and not device.is_oclgrind:
-        result.hung_in, result.stuck_after = current, heard.given
+        result.ending.hung_in, result.ending.stuck_after = current, heard.given
     log = heard.new_log()
     result.findings = oclgrind.parse(log)
     if result.findings and result.reported_in is None:   # first seen in this last read
@@ -397,16 +422,16 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
             executed = oclgrind.summed(found for _, found in result.launch_counts)
         else:
             executed, printed = oclgrind.counts(outcome.output)
-        result.output = printed + (f"\n{err}" if err.strip() else "")
+        result.ending.output = printed + (f"\n{err}" if err.strip() else "")
         result.executed = executed or None
     if outcome.exit_code is not None:
-        result.exit_code = outcome.exit_code
-        # (an Oclgrind worker's traceback is in its stderr file, now in result.output)
-        said = result.output if device.is_oclgrind else outcome.output
+        result.ending.exit_code = outcome.exit_code
+        # (an Oclgrind worker's traceback is in its stderr file, now in result.ending.output)
+        said = result.ending.output if device.is_oclgrind else outcome.output
         if outcome.exit_code == 3 and "Traceback" in said:
-            result.internal_error = said
+            result.ending.internal_error = said
         else:
-            result.crashed_in = current
+            result.ending.crashed_in = current
 
 
 def small_cases(ex: Exercise, up_to: int = UNINITIALIZED_UP_TO) -> list[Case]:
@@ -425,8 +450,9 @@ def oclgrind_cases(ex: Exercise, device_pass: PassResult) -> list[Case]:
     # the failing cases, and those the device could not launch with this kernel (work-groups
     # larger than it allows this kernel, as NVIDIA's driver does for static local arrays)
     extra = list(device_pass.failing()) + device_pass.not_run()
-    if device_pass.crashed_in is not None and 0 <= device_pass.crashed_in < len(device_pass.cases):
-        extra.append(device_pass.crashed_in)
+    crashed_in = device_pass.ending.crashed_in
+    if crashed_in is not None and 0 <= crashed_in < len(device_pass.cases):
+        extra.append(crashed_in)
     candidates = [device_pass.cases[i] for i in extra] + widest_case(ex)
     for c in candidates:
         if c.key() not in {x.key() for x in chosen} and not beyond_oclgrind(ex, c):

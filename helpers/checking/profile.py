@@ -53,7 +53,7 @@ def phases(report) -> dict[str, float]:
               ("Oclgrind, larger cases", report.oclgrind_pass, "more_marks"),
               ("speed", report.speed_pass, "marks")]
     for label, p, which in passes:
-        m = getattr(p, which, None) if p is not None else None
+        m = getattr(p.timing, which, None) if p is not None else None
         if not m:
             continue
         asked, ended = m["asked"], m["ended"]

@@ -112,7 +112,7 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
         # warm workers only from a check whose kernel passed or never ran
         dp = report.device_pass if report is not None else None
         chk.lease.release(report is not None and dp is not None and (
-            report.passed and not report.miscompiled or bool(dp.build_error or dp.no_kernel)))
+            report.passed and not report.miscompiled or bool(dp.ending.build_error or dp.ending.no_kernel)))
 
 
 def _stuck_watch(beside, on_gpu: bool = True):
@@ -146,7 +146,7 @@ def refused_report(chk: Check, dev, why: str) -> CheckReport:
     """The verdict on a kernel file that is not built at all (an include, not text, too large):
     a build error to the grader, since no device ever saw it."""
     dp = PassResult(DeviceSpec.of(dev), [])
-    dp.build_error = why
+    dp.ending.build_error = why
     msg = f"{chk.ex.name} failed ({display_path(chk.path)}, not built):\n{indent([why])}"
     return CheckReport(chk.ex.name, False, msg, chk.path, chk.seed, dp)
 
@@ -199,8 +199,8 @@ def _after_a_hang(chk: Check, beside: _Beside) -> PassResult | None:
     ran = {c.key() for c in op.cases} if op is not None else set()
     wide = [c for c in widest_case(chk.ex) if c.key() not in ran]
     # (only after small cases that all ran right: a pass stopped while a case ran never will)
-    if op is not None and wide and not op.findings and op.hung_in is None and \
-            not op.cancelled and op.all_ok():
+    if op is not None and wide and not op.findings and op.ending.hung_in is None and \
+            not op.ending.cancelled and op.all_ok():
         more = oclgrind_pass(chk, wide, HANG_OCLGRIND_TIMEOUT, first_failure=True)
         op = merged(op, more) if more is not None else op
     return op
@@ -212,9 +212,9 @@ def _never_ran_through(chk: Check, dp: PassResult, beside: _Beside, where: str) 
     or that floods its output."""
     ex, shown = chk.ex, display_path(chk.path)
     op = None
-    if dp.stuck_after is not None:
+    if dp.ending.stuck_after is not None:
         op = beside.result(True)   # it saw the divergent barrier the device is stuck at
-    elif dp.hung_in is not None:
+    elif dp.ending.hung_in is not None:
         op = _after_a_hang(chk, beside)
     else:
         beside.result(False)
@@ -225,7 +225,7 @@ def _never_ran_through(chk: Check, dp: PassResult, beside: _Beside, where: str) 
         found = oclgrind_report(ex, op, shown)
         lines = found + lines if any(f.kind != "other" for f in op.findings) else lines + found
     msg = "\n".join([f"{ex.name} failed ({shown}, on {where}):", indent(lines)])
-    if dp.hung_in is not None or dp.flooded:   # it ran: its inputs can be had again
+    if dp.ending.hung_in is not None or dp.ending.flooded:   # it ran: its inputs can be had again
         msg += "\n" + reproduce_line(ex.name, chk.seed)
     return with_warnings(CheckReport(ex.name, False, msg, chk.path, chk.seed, dp, op))
 
@@ -273,11 +273,11 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     dp = run_pass(chk, spec, ex.cases_for(device_limits(dev)),
                   PassPlan(options.run_timeout, guard=True),
                   stuck=_stuck_watch(beside.future, bool(dev.type & cl.device_type.GPU)))
-    if dp.internal_error:
+    if dp.ending.internal_error:
         beside.result(False)
         return CheckReport(name, False, f"The checker itself failed (not your kernel's fault; "
-                           f"please report it):\n{dp.internal_error}", path, seed, dp)
-    if dp.build_error or dp.no_kernel or dp.hung_in is not None or dp.flooded:
+                           f"please report it):\n{dp.ending.internal_error}", path, seed, dp)
+    if dp.ending.build_error or dp.ending.no_kernel or dp.ending.hung_in is not None or dp.ending.flooded:
         return _never_ran_through(chk, dp, beside, where)
     probe = _local_memory_probe(chk, spec, dp, beside.small)   # while Oclgrind goes on
     op = _oclgrind_facts(chk, dp, beside)
@@ -383,7 +383,7 @@ def _interleaved_speed(chk: Check, spec: DeviceSpec) -> PassResult:
                                                   env={"COURSE_WORKER": "reference"}))
             if "solution" not in rp.speed:   # its run stopped (a crash, a hang): told so
                 rp.speed["solution"] = {"error": "the solution's timing run stopped" + (
-                    " (it did not finish in time)" if rp.hung_in is not None else "")}
+                    " (it did not finish in time)" if rp.ending.hung_in is not None else "")}
             found = _merged_speed(found, {k: v for k, v in rp.speed.items() if k != "yours"})
             ref_clean = rp.ended_cleanly()
             if not ref_clean:
@@ -416,9 +416,9 @@ def _best_rounds(sp: PassResult, more: PassResult) -> PassResult:
     """The learner's speed pass over its rounds so far (the first round's peaks kept)."""
     sp.speed = _merged_speed(sp.speed, more.speed)
     for name in ("exit_code", "hung_in", "crashed_in", "internal_error", "build_error"):
-        setattr(sp, name, getattr(sp, name) if getattr(sp, name) is not None
-                else getattr(more, name))
-    sp.output = "\n".join(x for x in (sp.output, more.output) if x)
+        mine = getattr(sp.ending, name)
+        setattr(sp.ending, name, mine if mine is not None else getattr(more.ending, name))
+    sp.ending.output = "\n".join(x for x in (sp.ending.output, more.ending.output) if x)
     return sp
 
 

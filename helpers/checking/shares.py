@@ -138,8 +138,8 @@ def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
         # cases run again as one worker runs them, and the widest after them (see run._passes)
         return oclgrind_pass(chk, cases[:watch.anticipated], run_timeout, stop)
     for k, op in enumerate(done):
-        if watch.stopped[k] and op.cancelled and not stopped_by_check:
-            op.cancelled, op.cut_short = False, True   # stopped as one worker would have
+        if watch.stopped[k] and op.ending.cancelled and not stopped_by_check:
+            op.ending.cancelled, op.ending.cut_short = False, True   # stopped as one worker would have
     out = gathered(cases, list(zip(parts, done, strict=True)))
     # what one worker going through the cases in order would have: no result after the case that
     # reported first, no anticipated case once a small one went wrong (a share may have finished
@@ -148,15 +148,15 @@ def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
         not r.get("ok", False) for i, r in out.results.items() if i < watch.anticipated)
     if out.reported_in is not None:
         out.results = {i: r for i, r in out.results.items() if i <= out.reported_in}
-        out.done, out.cut_short = False, True
+        out.ending.done, out.ending.cut_short = False, True
     keep = [i for i in range(len(cases)) if i < watch.anticipated
             or (i in out.results and not small_wrong)]
     if len(keep) < len(cases):   # the anticipated cases not run: as if never asked for
         out.cases = [cases[i] for i in keep]
         out.results = {i: r for i, r in out.results.items() if i in keep}
     if out.reported_in is None:
-        out.done = all(i in out.results for i in range(len(out.cases))) and \
-            out.crashed_in is None and out.hung_in is None and not out.cancelled
+        out.ending.done = all(i in out.results for i in range(len(out.cases))) and \
+            out.ending.crashed_in is None and out.ending.hung_in is None and not out.ending.cancelled
     return out
 
 
@@ -166,7 +166,7 @@ def merged(first: PassResult, more: PassResult) -> PassResult:
     n = len(first.cases)
     out = gathered(first.cases + more.cases,
                    [(list(range(n)), first), (list(range(n, n + len(more.cases))), more)])
-    out.marks, out.more_marks = first.marks, more.marks
+    out.timing.marks, out.timing.more_marks = first.timing.marks, more.timing.marks
     return out
 
 
@@ -183,7 +183,8 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
         return idx[i] if i < len(idx) else len(cases)   # "after its last case": after the last
 
     def earliest(name: str) -> int | None:
-        found = [where(idx, getattr(p, name)) for idx, p in parts if getattr(p, name) is not None]
+        found = [where(idx, getattr(p.ending, name)) for idx, p in parts
+                 if getattr(p.ending, name) is not None]
         return min(found) if found else None
 
     # a finding's details (the work-group, the work-items) are those of the case that showed it
@@ -204,27 +205,29 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
             out.executed = out.executed or {}
             for k, v in p.executed.items():
                 out.executed[k] = out.executed.get(k, 0) + v
-        for name in ("build_error", "no_kernel", "internal_error", "skipped_plugin",
-                     "skipped_why"):
-            setattr(out, name, getattr(p, name) or getattr(out, name))
+        for name in ("build_error", "no_kernel", "internal_error"):
+            setattr(out.ending, name, getattr(p.ending, name) or getattr(out.ending, name))
+        out.skipped_plugin = p.skipped_plugin or out.skipped_plugin
+        out.skipped_why = p.skipped_why or out.skipped_why
         for name in ("cut_short", "flooded", "cancelled"):
-            setattr(out, name, getattr(out, name) or getattr(p, name))
+            setattr(out.ending, name, getattr(out.ending, name) or getattr(p.ending, name))
     out.findings = list(seen.values())
-    codes = [p.exit_code for _, p in parts if p.exit_code is not None]
-    out.exit_code = next((c for c in codes if c), codes[0] if codes else None)
+    codes = [p.ending.exit_code for _, p in parts if p.ending.exit_code is not None]
+    out.ending.exit_code = next((c for c in codes if c), codes[0] if codes else None)
     for name in ("hung_in", "crashed_in", "stopped_at"):
-        setattr(out, name, earliest(name))
+        setattr(out.ending, name, earliest(name))
     reports = [case_of(idx, p.reported_in) for idx, p in parts if p.reported_in is not None]
     out.reported_in = min(reports) if reports else None
-    out.built = all(p.built for _, p in parts)
-    out.done = all(p.done for _, p in parts)
-    out.output = "\n".join(p.output for _, p in parts if p.output)
-    out.seconds = max(p.started + p.seconds for _, p in parts) - min(p.started for _, p in parts)
-    out.started = min(p.started for _, p in parts)
-    out.warnings, out.warm = first.warnings, all(p.warm for _, p in parts)
-    marks = [p.marks for _, p in parts if p.marks]
+    out.ending.built = all(p.ending.built for _, p in parts)
+    out.ending.done = all(p.ending.done for _, p in parts)
+    out.ending.output = "\n".join(p.ending.output for _, p in parts if p.ending.output)
+    out.timing.started = min(p.timing.started for _, p in parts)
+    out.timing.seconds = max(p.timing.started + p.timing.seconds for _, p in parts) - \
+        out.timing.started
+    out.ending.warnings, out.timing.warm = first.ending.warnings, all(p.timing.warm for _, p in parts)
+    marks = [p.timing.marks for _, p in parts if p.timing.marks]
     if marks:   # the shares' phases as one: asked by the first, each later phase by the last
-        out.marks = {k: (min if k in ("started", "asked") else max)(m[k] for m in marks if k in m)
+        out.timing.marks = {k: (min if k in ("started", "asked") else max)(m[k] for m in marks if k in m)
                      for k in set().union(*marks)}
     return out
 
@@ -261,11 +264,11 @@ def oclgrind_pass(chk: Check, cases: list[Case], run_timeout: float,
     op = _with_every_plugin(chk, spec, cases[:k], plan, env(True), stop, progress)
     if k == len(cases):
         return op
-    if op.findings or not op.ended_cleanly() or op.stopped_at is not None \
+    if op.findings or not op.ended_cleanly() or op.ending.stopped_at is not None \
             or (stop is not None and stop.is_set()):
         # the larger cases not run, as one worker would have stopped before them
         out = gathered(cases, [(list(range(k)), op)])
-        out.done, out.cut_short = False, out.cut_short or bool(op.findings)
+        out.ending.done, out.ending.cut_short = False, out.ending.cut_short or bool(op.findings)
         return out
 
     def later(what: str, i: int, ok: bool | None) -> None:
@@ -284,7 +287,7 @@ def _with_every_plugin(chk: Check, spec: DeviceSpec, cases: list[Case], plan: Pa
     nothing, or that plugin says it cannot go on, run again ``without`` it."""
     op = run_pass(chk, spec, cases, plan, stop=stop, progress=progress)
     plugin_gap = _plugin_gap(op)
-    if _referee_gap(op) and not op.cancelled:
+    if _referee_gap(op) and not op.ending.cancelled:
         op = run_pass(chk, spec, cases, replace(plan, env=without), stop=stop,
                       progress=progress)
         op.skipped_plugin = "uninitialized values"
@@ -303,4 +306,4 @@ def _referee_gap(op: PassResult) -> bool:
     having reported nothing: what it saw is the referee's trouble, not the kernel's (see
     :func:`oclgrind_pass`, which then runs it again without that plugin)."""
     return bool(op.skipped_plugin) or _plugin_gap(op) is not None or (
-        op.exit_code is not None and op.exit_code < 0 and not op.findings)
+        op.ending.exit_code is not None and op.ending.exit_code < 0 and not op.findings)

@@ -55,8 +55,8 @@ class CheckReport:
 def with_warnings(report: CheckReport) -> CheckReport:
     """The compiler's warnings about the kernel, at their lines, after the verdict."""
     dp = report.device_pass
-    if dp is not None and dp.warnings:
-        report.message += "\n  The compiler warns:\n" + indent(dp.warnings.splitlines(), "    ")
+    if dp is not None and dp.ending.warnings:
+        report.message += "\n  The compiler warns:\n" + indent(dp.ending.warnings.splitlines(), "    ")
     return report
 
 def _not_run(dp: PassResult) -> str:
@@ -266,10 +266,11 @@ class _Verdict:
         if not self.device_ok and self.oclgrind_clean:
             dp, op = self.dp, self.op
             wrong_cases = set(dp.failing())
-            if self.dp.crashed_in is not None:
-                wrong_cases.add(self.dp.crashed_in)
+            if self.dp.ending.crashed_in is not None:
+                wrong_cases.add(self.dp.ending.crashed_in)
             refereed = {dp.cases[i].key() for i in wrong_cases if 0 <= i < len(dp.cases)}
-            crash_outside_cases = dp.crashed_in is not None and not 0 <= dp.crashed_in < len(dp.cases)
+            crashed_in = dp.ending.crashed_in
+            crash_outside_cases = crashed_in is not None and not 0 <= crashed_in < len(dp.cases)
             ran = {c.key() for i, c in enumerate(op.cases) if not op.results.get(i, {}).get("not_run")}
             # failing cases Oclgrind cannot run (too much work, or a work-group or local memory
             # past its limits): refereed by the failing cases it did run (a wrong answer at every
@@ -278,7 +279,7 @@ class _Verdict:
                        and self.dp.cases[i].key() not in ran]
             big_ok = all(beyond_oclgrind(self.ex, c) for c in too_big) and bool(refereed & ran)
             if (refereed <= ran or big_ok) and (refereed or crash_outside_cases):
-                what = "crashed" if self.dp.crashed_in is not None else \
+                what = "crashed" if self.dp.ending.crashed_in is not None else \
                     f"gave wrong results in {len(wrong_cases)} of {plural(len(self.dp.cases), 'case')}"
                 if too_big:
                     what += (f" (Oclgrind re-ran the {len(refereed & ran)} of them within its "
@@ -330,18 +331,18 @@ class _Verdict:
                 elif self.op.findings:
                     lines.insert(0, f"gives the right values on {self.where}, but only by luck: the "
                                  f"results depend on behaviour OpenCL does not promise.")
-                elif self.op.flooded:
+                elif self.op.ending.flooded:
                     lines.insert(0, f"gives the right values on {self.where}, but printed more than "
                                  f"{OUTPUT_LIMIT >> 20} MiB on Oclgrind and was stopped there: "
                                  f"remove the printf, or print from one work-item only.")
-                elif self.op.hung_in is not None:
+                elif self.op.ending.hung_in is not None:
                     lines.insert(0, f"did not finish on Oclgrind within {self.oclgrind_run_timeout:g} s "
                                  f"although it ran on {self.where}: does a loop depend on another "
                                  f"work-item's progress?")
-                elif self.op.crashed_in is not None or self.op.build_error:
+                elif self.op.ending.crashed_in is not None or self.op.ending.build_error:
                     lines.insert(0, "runs on the device, but Oclgrind could not run it:\n"
-                                 + (self.op.build_error or output_tail(self.op)
-                                    or f"it stopped with exit code {self.op.exit_code} and no message "
+                                 + (self.op.ending.build_error or output_tail(self.op)
+                                    or f"it stopped with exit code {self.op.ending.exit_code} and no message "
                                        f"(a crash inside Oclgrind)"))
                 elif self.op.failing():
                     lines.insert(0, f"gives the right values on {self.where}, but wrong ones on Oclgrind, "
