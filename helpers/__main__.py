@@ -19,7 +19,7 @@ def _devices(args: argparse.Namespace) -> int:
     from .device import device_table
     if args.check:
         from .checking.devcheck import brief, check_all, table
-        from .known import FAILING
+        from .driver_facts import FAILING
         outcomes = check_all(args.device)
         print(brief(outcomes) if args.brief else table(outcomes))
         print()
@@ -100,10 +100,10 @@ def _profile_check(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from . import apart
+    from . import workers
     from .checking import CheckUsageError, run_check
-    from .checking.run import run_check_printing
-    apart.POOL.prepare_after = False   # one check, then this process ends: no worker to keep warm
+    from .checking.checker import run_check_printing
+    workers.POOL.prepare_after = False   # one check, then this process ends: no worker to keep warm
     values = dict(solutions=args.solutions, device=args.device, seed=args.seed,
                   run_timeout=args.timeout, require_speed=args.require_speed or None)
     from .checking.diagnosis import WIDTH, wrapped

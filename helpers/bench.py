@@ -18,6 +18,7 @@ import numpy as np
 import pyopencl as cl
 
 from .device import choose_device
+from .driver_probe import KernelLeftOut
 from .kernels import KernelBuildError
 from .measure.peaks import (  # noqa: F401  (the notebooks' bench.peaks, bench.share, ...)
     PEAK_WIDTHS,
@@ -33,7 +34,6 @@ from .measure.peaks import (  # noqa: F401  (the notebooks' bench.peaks, bench.s
     when,
 )
 from .paths import RESULTS
-from .probe import KernelLeftOut
 from .timing import (  # noqa: F401  (the notebooks' bench.time_kernel, bench.gb_per_s, ...)
     SMALL_VARIABLE,
     Timing,
@@ -153,11 +153,11 @@ def startup_profile(device: str | None = None, n: int | None = None, *,
         n = 1 << 18 if small_sizes() else 1 << 22
     if in_process:
         return _profile_here(device, n)
-    from . import apart
+    from . import workers
     from .device import DeviceSpec
     spec = DeviceSpec.of(choose_device(device))
     said: dict = {}
-    out = apart.run_once(apart.Key("profile", json.dumps(spec.to_json())), {"n": n},
+    out = workers.run_once(workers.Key("profile", json.dumps(spec.to_json())), {"n": n},
                          timeout=300.0, on_event=said.update)
     if "result" not in said:
         raise RuntimeError(f"The start-up profile failed:\n{out.output.strip()}")
@@ -165,7 +165,7 @@ def startup_profile(device: str | None = None, n: int | None = None, *,
 
 
 def warm(device, emit):
-    """The child's start (see :mod:`helpers.apart`, task ``profile``): nothing, so that the
+    """The child's start (see :mod:`helpers.workers`, task ``profile``): nothing, so that the
     profile's set-up is measured cold, in the request."""
     return lambda req, emit: emit(result=_profile_here(device, req["n"]))
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pyopencl as cl
 
-from . import known, settings
+from . import driver_facts, settings
 
 COURSE_DEVICE_VARIABLE = "COURSE_DEVICE"
 OCLGRIND_PLATFORM = "Oclgrind"
@@ -151,7 +151,7 @@ def _version_key(text: str) -> tuple[int, ...]:
 
 # CPU platforms in the order the course prefers them: Intel's runtime, then PoCL (why, and where it
 # was measured: helpers/data/drivers.json, docs/platforms.md)
-CPU_PREFERENCE = known.cpu_preference()
+CPU_PREFERENCE = driver_facts.cpu_preference()
 
 
 def _rank(dev: cl.Device) -> tuple:
@@ -227,10 +227,10 @@ def _pass_over_failing(ranked: list[cl.Device]) -> cl.Device:
     device when every one fails."""
     PASSED_OVER.clear()
     for dev in ranked:
-        failed = known.failures(device_key(dev))
+        failed = driver_facts.failures(device_key(dev))
         if not failed:
             return dev
-        said = known.unusable(device_key(dev))
+        said = driver_facts.unusable(device_key(dev))
         if said:
             PASSED_OVER.append(f"Passed over {dev.name.strip()} ({driver_name(dev)}): it cannot "
                                f"build even a one-line kernel on this processor ({said}).")
@@ -253,7 +253,7 @@ def builds_here(dev: cl.Device) -> bool:
     Zen 5 builds none): the device check's record says, else one build in this process, once."""
     key = device_key(dev)
     if key not in _BUILDS:
-        if known.unusable(key):
+        if driver_facts.unusable(key):
             _BUILDS[key] = False
         else:
             try:

@@ -20,7 +20,7 @@ from . import bench, lessons, ndrange, studies, transfers
 from .sgemm import sgemm_experiment
 from .studies.harness import experiment
 from .timing import environment, small_sizes
-from .words import plural
+from .wording import plural
 
 Measure = Callable[[cl.Context, cl.CommandQueue], dict]
 

@@ -147,7 +147,7 @@ def compiler_output() -> Iterator[list[str]]:
     """Catch what a compiler prints straight to the process's stderr (PoCL's clang says "32
     warnings generated"), which a notebook would show as red text under the cell. Yields a list
     that holds the caught text once the block ends."""
-    from .probe import in_child
+    from .driver_probe import in_child
     caught: list[str] = []
     if in_child():  # a child's output goes to a file its parent reads: a crash message must stay
         yield caught
@@ -171,9 +171,9 @@ def compiler_output() -> Iterator[list[str]]:
 
 def _compile(ctx: cl.Context, source: str, path: Path | str,
              options: list[str] | None) -> cl.Program:
-    from . import probe
+    from . import driver_probe
     for dev in ctx.devices:  # a driver that would crash on it is found in a separate process
-        probe.ensure(dev, source, path, options)
+        driver_probe.ensure(dev, source, path, options)
     prg = cl.Program(ctx, source)
     try:
         with warnings.catch_warnings(), compiler_output():

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .exercises.query_work_space import QUERIES, as_2d, query_values
-from .words import plural
+from .wording import plural
 
 
 def work_item_values(global_size: Sequence[int], local_size: Sequence[int],
@@ -136,8 +136,8 @@ def run_query(ctx, queue, global_size: Sequence[int], local_size: Sequence[int],
     """Run ``query_work_space`` on the context's device; an impossible range becomes a sentence."""
     import pyopencl as cl
 
+    from .driver_probe import KernelLeftOut
     from .kernels import KernelBuildError, build_file, display_path
-    from .probe import KernelLeftOut
 
     glob, loc = tuple(int(x) for x in global_size), tuple(int(x) for x in local_size)
     if kernel is None:

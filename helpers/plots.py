@@ -31,7 +31,7 @@ from .chartstyle import (
     time_unit,
     within_spread,
 )
-from .words import plural
+from .wording import plural
 
 KIND_COLORS = {"set-up": "#d55e00", "transfer": "#999999", "execution": "#0072b2"}
 
@@ -251,7 +251,7 @@ PIPE_COLORS = {"comp": "#0072b2", "mem": "#e69f00"}
 
 
 def pipeline(schedule, title: str = "") -> Figure:
-    """A dual-pipeline run (:func:`helpers.models.simulate`): one row per warp, a bar from each
+    """A dual-pipeline run (:func:`helpers.gpu_models.simulate`): one row per warp, a bar from each
     instruction's issue to its completion, barriers as dashed lines."""
     warps = 1 + max((x.warp for x in schedule.issued), default=0)
     fig, ax = plt.subplots(figsize=(10, 0.35 * warps + 1.6))

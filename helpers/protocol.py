@@ -1,4 +1,4 @@
-"""The kinds of event a worker sends its parent (:mod:`.apart`): one line of JSON each, its kind in
+"""The kinds of event a worker sends its parent (:mod:`.workers`): one line of JSON each, its kind in
 ``"event"``. The worker's side writes ``emit(event=Event.BUILT, ...)``; the parent reads
 ``Event(line["event"])``. Imports nothing of the course."""
 

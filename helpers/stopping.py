@@ -1,5 +1,5 @@
 """Stopping the learners' work of a grade at once (issue 55): every child process of
-:mod:`helpers.apart` and every process :class:`tracked` for a learner is registered here, by
+:mod:`helpers.workers` and every process :class:`tracked` for a learner is registered here, by
 owner, so that :func:`stop_all` can kill them all, serving a request or not, and keep any new one
 of theirs from starting. Imports nothing of the course."""
 

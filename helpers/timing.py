@@ -17,8 +17,8 @@ import pyopencl as cl
 
 from . import settings
 from .device import facts
-from .probe import KernelLeftOut
-from .words import plural
+from .driver_probe import KernelLeftOut
+from .wording import plural
 
 SMALL_VARIABLE = "COURSE_SMALL"
 GRADING_VARIABLE = "COURSE_GRADING"

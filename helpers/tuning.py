@@ -2,7 +2,7 @@
 harness over the space of :data:`helpers.sgemm.SPACE` (Du et al. 2011, section 7).
 
 kernel_tuner builds and launches every configuration itself, through pyopencl, so the tuning runs
-in a child process (:mod:`helpers.apart`, task ``tune``): a driver that crashes on one configuration
+in a child process (:mod:`helpers.workers`, task ``tune``): a driver that crashes on one configuration
 ends that child, never the notebook. The child reports each configuration when it is done (an
 event, with its time or its error); the parent draws the progress from them, builds the record
 from them and, at the end, saves the best configuration for the device
@@ -29,15 +29,15 @@ from pathlib import Path
 
 import numpy as np
 
-from . import apart, cache
+from . import cache, workers
 from .device import DeviceSpec, choose_device, device_key, find_device
 from .paths import ROOT
 from .sgemm import DEFAULT, SPACE, Config, flops, save_tuned
 from .timing import environment, gflop_per_s, small_sizes
-from .words import plural
+from .wording import plural
 
 STRATEGY = "random_sample"  # kernel_tuner's strategy: a random order over the space, within the budget
-TASK = "tune"               # the task of helpers.apart that tunes (tests name another)
+TASK = "tune"               # the task of helpers.workers that tunes (tests name another)
 MARGIN_S = 5.0              # the most a call runs past its budget (notebook 14 says so)
 FINISH_S = 0.5              # what the child leaves of the budget to end the search and report
 STOP_S = 1.0                # what the parent leaves of the margin to stop a child and finish
@@ -126,9 +126,9 @@ def tune_sgemm(device: str | None = None, budget: float = 60.0, n: int | None = 
     request = {"deadline": time.time() + left - FINISH_S, "n": n, "strategy": strategy,
                "spec": spec, "seed": seed, "max_results": max_results,
                "cache": str(cache_file(dev, n))}
-    key = apart.Key(TASK, json.dumps(DeviceSpec.of(dev).to_json()))
+    key = workers.Key(TASK, json.dumps(DeviceSpec.of(dev).to_json()))
     # past the budget and its margin the child is stopped, whatever it is doing
-    out = apart.run_once(key, request, timeout=left + MARGIN_S - STOP_S, on_event=heard)
+    out = workers.run_once(key, request, timeout=left + MARGIN_S - STOP_S, on_event=heard)
     stopped = heard.close(cut=out.hung)
     timed = [t for t in heard.tried if "gflop_per_s" in t]
     if not timed or not (out.ended or out.hung) or "error" in heard.said:
@@ -164,7 +164,7 @@ def summary(record: dict) -> str:
 # The child.
 
 def warm(device: DeviceSpec, emit):
-    """The child's start (see :mod:`helpers.apart`, task ``tune``)."""
+    """The child's start (see :mod:`helpers.workers`, task ``tune``)."""
     return lambda req, emit: tune_here(device, req, emit)
 
 

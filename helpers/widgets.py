@@ -16,7 +16,7 @@ from IPython.display import display
 
 from . import bench, plots
 from .ndrange import QUERIES, QueryRun, local_choices, run_query
-from .words import plural
+from .wording import plural
 
 
 def _show(out: widgets.Output, fig) -> None:
@@ -154,8 +154,8 @@ class PipelineExplorer(widgets.VBox):
     completion latencies. Draws the schedule and says what bound the run."""
 
     def __init__(self, program: str = "M C C", warps: int = 4):
-        from . import models
-        self._models = models
+        from . import gpu_models
+        self._models = gpu_models
         self.program = widgets.Text(value=program, description="program")
         self.warps = widgets.IntSlider(value=warps, min=1, max=32, description="warps")
         self.comp_issue = widgets.FloatSlider(value=1, min=0.25, max=4, step=0.25,
@@ -196,9 +196,9 @@ class OccupancyCalculator(widgets.VBox):
     compute unit's limits: how many work-groups fit, and which resource stops the next one."""
 
     def __init__(self, limits=None):
-        from . import models
-        self._models = models
-        self.limits = widgets.Dropdown(options=list(models.LIMITS),
+        from . import gpu_models
+        self._models = gpu_models
+        self.limits = widgets.Dropdown(options=list(gpu_models.LIMITS),
                                        value=limits or "H100 (Hopper, cc 9.0)",
                                        description="device")
         self.group = widgets.IntSlider(value=256, min=32, max=1024, step=32,

@@ -41,12 +41,12 @@ def cannot_run(platform: str) -> str | None:
     (pip's PoCL 3.0 on AMD Zen 5): its pass would only test the driver's failure, so it is not run,
     and the summary says so (it counts as neither passed nor skipped). The device check's record
     (``make setup`` writes it) says; without one, the check's first item runs now."""
-    from helpers import known
+    from helpers import driver_facts
     from helpers.checking.devcheck import FIRST, check_device, unusable_sentence
     from helpers.device import device_key, device_type_name, match_devices
     for dev in match_devices(platform):
         if dev.platform.name == platform and device_type_name(dev) == "CPU":
-            outcome = known.recorded(device_key(dev)) or check_device(dev, [FIRST],
+            outcome = driver_facts.recorded(device_key(dev)) or check_device(dev, [FIRST],
                                                                        progress=False)
             return unusable_sentence(outcome) if outcome.get("unusable") else None
     return None

@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 
-from helpers import models, plots
+from helpers import gpu_models, plots
 from helpers.paths import RESULTS
 
 
@@ -42,8 +42,8 @@ def figures() -> dict[str, object]:
     h100 = result("nvidia-h100")["experiments"]
     cpu = result("bench-xeon-2cores-pocl")["experiments"]
     split = result("split-job-nvidia-h100-host")
-    comp, mem = models.Pipeline(issue=1, latency=10), models.Pipeline(issue=4, latency=60)
-    lim = models.LIMITS["H100 (Hopper, cc 9.0)"]
+    comp, mem = gpu_models.Pipeline(issue=1, latency=10), gpu_models.Pipeline(issue=4, latency=60)
+    lim = gpu_models.LIMITS["H100 (Hopper, cc 9.0)"]
     wgs = {"Xeon, 2 cores (PoCL)": cpu["work_group_sizes"]["rows"],
            "NVIDIA H100": h100["work_group_sizes"]["rows"]}
     reductions = {"Xeon, 2 cores (made up: the H100's / 80)":
@@ -63,8 +63,8 @@ def figures() -> dict[str, object]:
                                                  "start order"),
         "timings": lambda: plots.timings([(r["exercise"], r["seconds"])
                                           for r in h100["erosion_timings"]["rows"]], "erosion"),
-        "pipeline": lambda: plots.pipeline(models.simulate("c c | c c", 4, comp, mem)),
-        "occupancy": lambda: plots.occupancy(models.occupancy(lim, 256, 128)),
+        "pipeline": lambda: plots.pipeline(gpu_models.simulate("c c | c c", 4, comp, mem)),
+        "occupancy": lambda: plots.occupancy(gpu_models.occupancy(lim, 256, 128)),
         "sweep_lines ilp": lambda: plots.sweep_lines(
             h100["ilp"]["rows"], "work_items", "gflop_per_s", "ILP", "work-items", "GFLOP/s",
             h100["peaks"]["compute_gflop_per_s"], "measured peak"),

@@ -430,7 +430,7 @@ def test_wide_ints_cover_the_range_without_overflow():
 
 
 def test_a_gpu_tries_the_work_groups_past_the_drivers_answer_last_and_a_cpu_never():
-    from helpers.checking.runner import launch_order
+    from helpers.checking.worker_side import launch_order
     sizes = [64, 1024, 256, 512, 1]
     assert launch_order(sizes, 256, on_gpu=True) == ([0, 2, 4, 1, 3], {1, 3})
     assert launch_order(sizes, 256, on_gpu=False) == ([0, 2, 4, 1, 3], set())
@@ -442,7 +442,7 @@ def test_a_device_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(
     from concurrent.futures import Future
     from types import SimpleNamespace
 
-    import helpers.checking.run as run
+    import helpers.checking.checker as run
     monkeypatch.setattr(run, "STUCK_AFTER_DIVERGENCE", 0.05)
     beside = Future()
     stuck = run._stuck_watch(beside)
@@ -470,7 +470,7 @@ def test_a_device_still_running_after_oclgrind_saw_a_divergent_barrier_is_stuck(
 
 
 def test_oclgrind_cases_are_dealt_out_largest_first_each_share_in_order():
-    from helpers.checking.shares import shares
+    from helpers.checking.oclgrind_pass import shares
     cases = [Case((n,), (min(n, 64),), {"n": n}) for n in (64, 4096, 128, 2048, 256, 32)]
     dealt = shares(cases, 3)
     assert sorted(i for s in dealt for i in s) == list(range(6))     # each case once
@@ -482,7 +482,7 @@ def test_oclgrind_cases_are_dealt_out_largest_first_each_share_in_order():
 
 
 def test_passes_over_shares_gather_into_one_pass_over_every_case():
-    from helpers.checking.shares import gathered, merged
+    from helpers.checking.oclgrind_pass import gathered, merged
     cases = [Case((n,), (n,), {"n": n}) for n in (16, 32, 64, 128)]
     race = Finding("race", "a race", "Read-write data race", 7, 3, "x", None)
     a = _pass(GRIND, [cases[0], cases[2]], [RIGHT, WRONG], [race])
@@ -526,7 +526,7 @@ def test_a_check_uses_two_oclgrind_workers_from_four_cores_three_from_eight_unle
 def test_shares_stop_where_one_worker_going_through_the_cases_in_order_would_have():
     from threading import Event
 
-    from helpers.checking.shares import Shares
+    from helpers.checking.oclgrind_pass import Shares
     # four cases in two shares; case 3 is the widest, run only after clean small cases
     watch = Shares([[0, 2], [1, 3]], anticipated=3)
     first, second = watch.progress(0), watch.progress(1)
@@ -570,7 +570,7 @@ def test_shares_stop_where_one_worker_going_through_the_cases_in_order_would_hav
 def test_the_widest_case_alone_gets_a_thread_per_work_group_and_the_rest_the_other_cores(
         monkeypatch):
     from helpers.checking import options
-    from helpers.checking.shares import share_threads
+    from helpers.checking.oclgrind_pass import share_threads
     monkeypatch.setattr(options, "usable_cores", lambda: 16)
     small = [Case((256,), (16,), {"n": 256}), Case((64,), (64,), {"n": 64})]
     widest = [Case((64, 32), (32, 32), {"n": 2048})]                 # two work-groups
@@ -587,7 +587,7 @@ def test_a_learners_speed_pass_carries_no_solution(tmp_path):
     timed in a worker of the course's own, whose one source is the solution."""
     import json
 
-    from helpers import apart
+    from helpers import workers
     from helpers.checking.learner import Submission
     from helpers.checking.options import CheckOptions
     from helpers.checking.passes import Check, PassPlan, _request
@@ -596,7 +596,7 @@ def test_a_learners_speed_pass_carries_no_solution(tmp_path):
     kernel = tmp_path / "strided_fix.cl"
     kernel.write_text("learner's text")
     chk = Check(get("strided_fix"), Submission(kernel, "learner's text"), 1,
-                CheckOptions(owner="ann"), apart.Lease())
+                CheckOptions(owner="ann"), workers.Lease())
     request = _request(chk, [], PassPlan(10.0, speed=True))
     solution = (ROOT / "solutions" / "strided_fix.cl").read_text()
     assert request["roles"] == ["yours"] and "solution" not in request
@@ -637,7 +637,7 @@ def test_a_worker_with_no_home_reads_an_empty_cache(monkeypatch):
 def _split_calls(monkeypatch, report_in_first: bool = False):
     """oclgrind_pass with its workers stubbed: each run_pass call's cases and whether its worker
     follows uninitialized values."""
-    import helpers.checking.shares as shares
+    import helpers.checking.oclgrind_pass as shares
     calls = []
 
     def fake(chk, spec, cases, plan, stop=None, progress=None):
@@ -688,8 +688,8 @@ def test_the_small_cases_keep_the_contracts_order_those_the_plugin_follows_first
 def test_the_learners_rounds_and_the_solutions_are_timed_in_turn(monkeypatch, tmp_path):
     """A burst of other work slows one round of each kernel, not all of one kernel's rounds: the
     learner's worker and the course's own take one round each in turn; each keeps its best."""
-    import helpers.checking.run as run
-    from helpers import apart
+    import helpers.checking.checker as run
+    from helpers import workers
     from helpers.checking.learner import Submission
     from helpers.checking.passes import Check
     calls = []
@@ -707,7 +707,7 @@ def test_the_learners_rounds_and_the_solutions_are_timed_in_turn(monkeypatch, tm
     solution.write_text("__kernel void spill_fix() {}")
     monkeypatch.setattr("helpers.kernels.solution_file", lambda name: solution)
     chk = Check(get("spill_fix"), Submission(tmp_path / "mine.cl", ""), 1, CheckOptions(),
-                apart.Lease())
+                workers.Lease())
     sp = run._interleaved_speed(chk, POCL)
     assert [c[0] for c in calls] == ["yours", "solution"] * 3
     assert all(c[1] == 1 for c in calls) and [c[2] for c in calls if c[0] == "yours"] == \

@@ -501,7 +501,7 @@ def test_a_learners_recheck_never_shares_a_worker_with_anothers(tmp_path, oclgri
     """Issue 55 point 5: re-checks of one exercise shared one warm worker for the whole class, so
     a poisoned worker spoiled the next learner's verdict and held their kernel's text. Each
     re-check now runs in workers of its learner's own, stopped when it ends."""
-    from helpers import apart
+    from helpers import workers
     from helpers.hub import recheck as rc
     seen = []
     real = rc.recheck
@@ -509,7 +509,7 @@ def test_a_learners_recheck_never_shares_a_worker_with_anothers(tmp_path, oclgri
     def spy(exercise, source, learner):
         seen.append(learner)
         result = real(exercise, source, learner)
-        seen.append(sorted(k.owner for k in apart.POOL.idle() if k.owner.startswith("class-view")))
+        seen.append(sorted(k.owner for k in workers.POOL.idle() if k.owner.startswith("class-view")))
         return result
     s = _service(tmp_path, check=spy)
     _, ada = _post(s, "ada", passed=True, mistake="", source=SOLUTION)

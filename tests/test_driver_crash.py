@@ -17,7 +17,7 @@ from pathlib import Path
 import pyopencl as cl
 import pytest
 
-from helpers import probe
+from helpers import driver_probe
 from helpers.checking import devcheck
 from helpers.device import choose_device, describe, driver_name
 
@@ -64,7 +64,7 @@ def crash_env(fake_driver, tmp_path) -> dict[str, str]:
            "COURSE_DEVICE": choose_device().name.strip(),
            "COURSE_KEEP_VARIABLES": "FAKE_CRASH_*"}   # the fake driver's, for the check's children
     env.pop("PYOPENCL_CTX", None)
-    env.pop(probe.CHILD_VARIABLE, None)
+    env.pop(driver_probe.CHILD_VARIABLE, None)
     return env
 
 
@@ -117,7 +117,7 @@ def test_peaks_go_on_without_the_kernel_the_driver_aborts_on(crash_env):
 
 
 def test_the_device_check_names_the_crash_and_checks_the_rest(crash_env, monkeypatch):
-    monkeypatch.setattr(probe, "_MEMORY", {})  # what it records stays with this test
+    monkeypatch.setattr(driver_probe, "_MEMORY", {})  # what it records stays with this test
     for name in ("LD_PRELOAD", "FAKE_CRASH_OPTION", "FAKE_CRASH_LIBOPENCL", "FAKE_CRASH_LOG",
                  "POCL_CACHE_DIR", "COURSE_CACHE", "COURSE_KEEP_VARIABLES"):
         monkeypatch.setenv(name, crash_env[name])  # the children inherit them; this process is

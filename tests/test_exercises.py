@@ -452,7 +452,7 @@ def test_a_performance_exercise_is_timed_beside_the_solution(name, oclgrind_pres
 
 
 def test_the_speed_target_decides_only_when_asked(monkeypatch):
-    import helpers.checking.run as check_module
+    import helpers.checking.checker as check_module
     monkeypatch.setattr(check_module, "speed_report",
                         lambda ex, sp, dev: (["Speed: 1.0 GB/s, 1% of ..."], False))
     report = run_check("transpose", solutions=True)
@@ -465,7 +465,7 @@ def test_the_speed_target_decides_only_when_asked(monkeypatch):
 
 
 def test_a_performance_verdict_is_printed_before_its_speed_is_timed(monkeypatch, capsys):
-    import helpers.checking.run as check_module
+    import helpers.checking.checker as check_module
     printed_before = []
 
     def speed_report(ex, sp, dev):

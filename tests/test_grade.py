@@ -201,12 +201,12 @@ def test_a_graded_notebook_gets_none_of_the_graders_variables_and_its_math_on_on
     """A notebook's environment: none of the instructor's variables, and numpy's BLAS on one
     thread (a thread per core of a large server would count against the sandbox's bound on
     processes, as the check's workers' do not)."""
-    from helpers import apart
+    from helpers import workers
     from helpers.checking.grading.notebooks import notebook_environment
     monkeypatch.setenv("INSTRUCTORS_TOKEN", "not for learners")
     env = notebook_environment({"HOME": "/tmp/course"})
     assert "INSTRUCTORS_TOKEN" not in env and env["HOME"] == "/tmp/course"
-    assert apart.CHILD_VARIABLE not in env
+    assert workers.CHILD_VARIABLE not in env
     assert all(env[k] == "1" for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
                                        "MKL_NUM_THREADS"))
 

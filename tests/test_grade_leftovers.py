@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import apart
+from helpers import workers
 from helpers.checking import sandbox
 from helpers.checking.sandbox import GradingSandbox, why_not
 from helpers.kernels import SOLUTIONS
@@ -171,8 +171,8 @@ def test_a_worker_that_fills_its_folder_stops_at_its_tmpfs_and_leaves_nothing(mo
     folder goes whole when the worker ends."""
     # the test's task lives in tests/, which the sandbox otherwise leaves out
     monkeypatch.setattr(sandbox, "COURSE_PARTS", (*sandbox.COURSE_PARTS, "tests"))
-    monkeypatch.setattr(apart, "SANDBOX", GradingSandbox([], scratch_mb=8))
-    child = apart.Child(apart.Key("tests.apart_task", owner="filler"))
+    monkeypatch.setattr(workers, "SANDBOX", GradingSandbox([], scratch_mb=8))
+    child = workers.Child(workers.Key("tests.worker_task", owner="filler"))
     folder = child.dir
     seen: list[dict] = []
     try:
@@ -198,11 +198,11 @@ import json, sys
 from pathlib import Path
 from helpers.checking.scratch import can_mount, restart_with_own_mounts
 why = restart_with_own_mounts()
-from helpers import apart
+from helpers import workers
 from helpers.checking import sandbox
 sandbox.COURSE_PARTS = (*sandbox.COURSE_PARTS, "tests")
-apart.SANDBOX = sandbox.GradingSandbox([], scratch_mb=8)
-child = apart.Child(apart.Key("tests.apart_task", owner="filler"))
+workers.SANDBOX = sandbox.GradingSandbox([], scratch_mb=8)
+child = workers.Child(workers.Key("tests.worker_task", owner="filler"))
 seen = []
 try:
     child.request({"do": "caps"}, timeout=120, on_event=seen.append)
@@ -256,8 +256,8 @@ def test_the_rounds_attacks_on_a_graded_worker_run_by_root_end_and_leave_nothing
     root, in the sandbox, its folder a tmpfs): 3,000 nested folders go whole when it ends; a
     "built" event every 0.1 s does not keep its request past the cap."""
     monkeypatch.setattr(sandbox, "COURSE_PARTS", (*sandbox.COURSE_PARTS, "tests"))
-    monkeypatch.setattr(apart, "SANDBOX", GradingSandbox([], scratch_mb=64))
-    child = apart.Child(apart.Key("tests.apart_task", owner="attacker"))
+    monkeypatch.setattr(workers, "SANDBOX", GradingSandbox([], scratch_mb=64))
+    child = workers.Child(workers.Key("tests.worker_task", owner="attacker"))
     folder, seen = child.dir, []
     began = time.monotonic()
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import apart
+from helpers import workers
 from helpers.checking import run_check
 from helpers.checking.grading import GradeUsageError, grade, shown_name, summary
 from helpers.checking.learner import assembly_in, include_in
@@ -113,8 +113,8 @@ def _macro_bomb() -> str:
 
 
 def test_a_compile_that_hits_the_memory_bound_is_told_so(tmp_path, monkeypatch):
-    monkeypatch.setenv(apart.MEMORY_VARIABLE, "512")   # reached in seconds, not half a minute
-    monkeypatch.setenv(apart.WORKERS_VARIABLE, "0")    # fresh workers, with that bound
+    monkeypatch.setenv(workers.MEMORY_VARIABLE, "512")   # reached in seconds, not half a minute
+    monkeypatch.setenv(workers.WORKERS_VARIABLE, "0")    # fresh workers, with that bound
     kernel = tmp_path / "float_copy.cl"
     kernel.write_text(_macro_bomb())
     report = run_check("float_copy", kernel)
@@ -128,7 +128,7 @@ def test_a_child_gets_none_of_the_callers_variables_and_an_empty_folder(monkeypa
     monkeypatch.setenv("INSTRUCTOR_API_TOKEN", "secret")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
     out = {}
-    apart.run_once(apart.Key("tests.apart_task"), {"do": "environ"}, timeout=60,
+    workers.run_once(workers.Key("tests.worker_task"), {"do": "environ"}, timeout=60,
                    on_event=lambda ev: out.update(ev) if ev.get("event") == "environ" else None)
     assert out["names"] and "INSTRUCTOR_API_TOKEN" not in out["names"]
     assert "AWS_SECRET_ACCESS_KEY" not in out["names"] and "PATH" in out["names"]

@@ -52,7 +52,7 @@ def test_the_graph_sees_imports_of_every_kind():
     graph = house.module_graph()
     assert "helpers.timing" in graph["helpers.studies.harness"]        # from ..timing import
     assert "helpers.exercises.query_work_space" in graph["helpers.ndrange"]  # from .exercises.x
-    assert "helpers.probe" in graph["helpers.kernels"]                 # inside a function
+    assert "helpers.driver_probe" in graph["helpers.kernels"]                 # inside a function
     assert "helpers.checking.observers" in graph["helpers.hub.events"]  # from ..checking.x
 
 
@@ -87,7 +87,7 @@ def test_every_package_hands_on_what_it_offers():
                          timeout=300)
     assert out.returncode == 0, out.stderr
     alone = subprocess.run([sys.executable, "-c", "import sys, helpers.checking.observers\n"
-                            "print('helpers.checking.run' in sys.modules)"], cwd=ROOT,
+                            "print('helpers.checking.checker' in sys.modules)"], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
     assert alone.stdout.strip() == "False", alone.stdout + alone.stderr
 

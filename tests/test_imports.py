@@ -30,7 +30,7 @@ def test_a_process_that_only_checks_imports_no_figures_or_widgets():
     import subprocess
     import sys
     code = ("import sys\n"
-            "import helpers.checking.runner\n"
+            "import helpers.checking.worker_side\n"
             "assert not {'matplotlib', 'ipywidgets'} & set(sys.modules), 'the child'\n"
             "from helpers import run_check\n"
             "report = run_check('float_copy', solutions=True)\n"

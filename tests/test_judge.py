@@ -143,7 +143,7 @@ def test_the_worker_sends_bytes_not_verdicts(tmp_path, monkeypatch):
     where the bytes are and nothing that judges them."""
     import pyopencl as cl
 
-    from helpers.checking.runner import run_request
+    from helpers.checking.worker_side import run_request
     from helpers.device import choose_device
     from helpers.kernels import SOLUTIONS
     from helpers.protocol import Event

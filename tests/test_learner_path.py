@@ -14,7 +14,7 @@ import pytest
 
 from helpers import bench, magic
 from helpers.checking import KernelCheckFailed, check, run_check
-from helpers.checking.run import strict_checks
+from helpers.checking.checker import strict_checks
 from helpers.exercises import exercises, get
 from helpers.kernels import SOLUTIONS
 
@@ -227,7 +227,7 @@ def test_a_file_edited_during_its_check_is_not_recorded_as_passed(tmp_path, monk
         result = real(*args, **kwargs)
         kernel.write_text(edited)          # the learner saves in the editor meanwhile
         return result
-    monkeypatch.setattr("helpers.checking.run.run_pass", edit_after_first)
+    monkeypatch.setattr("helpers.checking.checker.run_pass", edit_after_first)
     monkeypatch.setattr("helpers.checking.counters.run_pass", edit_after_first)
     report = run_check("leaky_relu", kernel=kernel)
     assert report.passed, report.message

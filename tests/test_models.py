@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from helpers.models import (
+from helpers.gpu_models import (
     LIMITS,
     Pipeline,
     bound,

@@ -75,7 +75,7 @@ def test_the_local_sizes_offered_are_exactly_those_that_run(limits):
 
 
 def test_counts_are_written_in_the_singular_for_one():
-    from helpers.words import plural
+    from helpers.wording import plural
     assert plural(1, "work-item") == "1 work-item" and plural(2, "work-item") == "2 work-items"
     assert plural(0, "element") == "0 elements" and plural(1.0, "cycle", fmt="g") == "1 cycle"
     assert plural(3, "matrix") == "3 matrices" and plural(2, "entry") == "2 entries"

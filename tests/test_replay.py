@@ -28,14 +28,14 @@ def test_the_recording_covers_the_common_verdicts():
 def test_recorded_passes_give_the_same_verdict_without_a_device(record, monkeypatch):
     import pyopencl as cl
 
-    from helpers import apart
+    from helpers import workers
     from helpers.checking.verdict import verdict
 
     def no_device(*args, **kw):
         raise AssertionError("the replay asked for an OpenCL device or a worker")
     for name in ("get_platforms", "Context", "CommandQueue"):
         monkeypatch.setattr(cl, name, no_device)
-    monkeypatch.setattr(apart, "Child", no_device)
+    monkeypatch.setattr(workers, "Child", no_device)
     report = verdict(get(record["exercise"]), *record["args"], **record["kw"])
     assert report.passed == record["passed"]
     assert report.message == record["message"]

@@ -60,7 +60,7 @@ def test_strict_checks_are_set_explicitly_under_pytest():
     pytest from PYTEST_CURRENT_TEST."""
     from importlib.metadata import entry_points
 
-    from helpers.checking.run import strict_checks
+    from helpers.checking.checker import strict_checks
     assert any(e.value == "helpers.pytest_plugin" for e in entry_points(group="pytest11"))
     assert settings.flag("COURSE_STRICT_CHECKS") and strict_checks()
-    assert "PYTEST_CURRENT_TEST" not in (HELPERS / "checking" / "run.py").read_text()
+    assert "PYTEST_CURRENT_TEST" not in (HELPERS / "checking" / "checker.py").read_text()

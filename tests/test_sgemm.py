@@ -12,7 +12,7 @@ import pyopencl as cl
 import pytest
 import tqdm.auto as tqdm_auto
 
-from helpers import apart, cache, sgemm, studies, tuning
+from helpers import cache, sgemm, studies, tuning, workers
 from helpers.device import course_context
 from helpers.paths import ROOT
 from helpers.sgemm import SPACE, Config
@@ -170,9 +170,9 @@ def test_a_random_search_times_the_default_configuration_first(cq, tmp_path, mon
 
 def test_a_tuning_child_that_dies_is_a_sentence(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
-    monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
+    monkeypatch.setattr(tuning, "TASK", "tests.worker_task")
     # the test task reads what to do from APART_TASK_DO, which a child keeps only if told to
-    monkeypatch.setattr(apart, "KEPT_VARIABLES", (*apart.KEPT_VARIABLES, "APART_TASK_DO"))
+    monkeypatch.setattr(workers, "KEPT_VARIABLES", (*workers.KEPT_VARIABLES, "APART_TASK_DO"))
     monkeypatch.setenv("APART_TASK_DO", "abort")
     _, queue = cq
     with pytest.raises(tuning.TuningFailed, match="(?s)ended without a result.*dying on purpose"):
@@ -208,9 +208,9 @@ def test_the_device_check_runs_the_ladder(cq):
 
 def test_a_tuning_child_that_hangs_silently_is_stopped_at_the_budget(cq, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
-    monkeypatch.setattr(tuning, "TASK", "tests.apart_task")
+    monkeypatch.setattr(tuning, "TASK", "tests.worker_task")
     # the test task reads what to do from APART_TASK_DO, which a child keeps only if told to
-    monkeypatch.setattr(apart, "KEPT_VARIABLES", (*apart.KEPT_VARIABLES, "APART_TASK_DO"))
+    monkeypatch.setattr(workers, "KEPT_VARIABLES", (*workers.KEPT_VARIABLES, "APART_TASK_DO"))
     monkeypatch.setenv("APART_TASK_DO", "sleep")   # 60 s, saying nothing
     _, queue = cq
     started = time.perf_counter()

@@ -139,9 +139,9 @@ def test_every_tool_loads_without_running_anything():
 
 
 def test_the_driver_facts_are_data_with_why_and_where_each_was_seen():
-    from helpers import apart, device, known, studies
+    from helpers import device, driver_facts, studies, workers
 
-    facts = known.drivers()
+    facts = driver_facts.drivers()
     gaps = facts["oclgrind_gaps"]
     explained = (*facts["cpu_preference"], *facts["known_wrong"], gaps, facts["crash_words"],
                  *facts["environment"])
@@ -149,11 +149,11 @@ def test_the_driver_facts_are_data_with_why_and_where_each_was_seen():
     sourced = (*facts["cpu_preference"], *facts["known_wrong"], *gaps["seen"], facts["crash_words"])
     assert all(e["source"].strip() for e in sourced)
     # the code reads its tables from the data
-    assert device.CPU_PREFERENCE == known.cpu_preference() == (
+    assert device.CPU_PREFERENCE == driver_facts.cpu_preference() == (
         "Intel(R) OpenCL", "Portable Computing Language")
-    assert studies.KNOWN_WRONG == known.known_wrong()
-    assert set(known.driver_variables()[1]) <= set(apart.KEPT_PREFIXES)
-    assert apart.crash_summary(-6, "LLVM ERROR: Cannot select: t1\nbye")[1].startswith("LLVM")
+    assert studies.KNOWN_WRONG == driver_facts.known_wrong()
+    assert set(driver_facts.driver_variables()[1]) <= set(workers.KEPT_PREFIXES)
+    assert workers.crash_summary(-6, "LLVM ERROR: Cannot select: t1\nbye")[1].startswith("LLVM")
 
 
 def test_the_data_file_ships_with_the_package():
@@ -163,7 +163,7 @@ def test_the_data_file_ships_with_the_package():
 
 
 def test_docs_platforms_driver_section_is_rendered_from_the_data():
-    from helpers.known import platforms_markdown
+    from helpers.driver_facts import platforms_markdown
 
     text = (ROOT / "docs" / "platforms.md").read_text(encoding="utf-8")
     heading = platforms_markdown().splitlines()[0]

@@ -35,7 +35,7 @@ CHECK = """
 import os, time as _t
 {switch}
 _t0 = _t.perf_counter()
-from helpers.checking.run import run_check_printing
+from helpers.checking.checker import run_check_printing
 _r, _ = run_check_printing("sum_ints", solutions=True)
 print("RESULT", _r.passed, _t.perf_counter() - _t0)
 """

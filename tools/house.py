@@ -26,7 +26,7 @@ HELPERS = ROOT / "helpers"
 
 
 def room_of(module: str) -> str:
-    """``helpers.checking.run`` -> ``checking``; ``helpers.device`` -> ``device``."""
+    """``helpers.checking.checker`` -> ``checking``; ``helpers.device`` -> ``device``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 

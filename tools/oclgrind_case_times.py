@@ -28,7 +28,7 @@ def child(name: str, path: str, repeats: int) -> dict:
     import pyopencl as cl
 
     from helpers.checking.passes import widest_case
-    from helpers.checking.runner import run_case
+    from helpers.checking.worker_side import run_case
     from helpers.device import oclgrind_device
     from helpers.exercises import device_limits, get
 

@@ -18,7 +18,7 @@ HEADING = "## What the course knows about drivers"
 
 def rendered(current: str) -> str:
     """``current`` with its driver section (and what follows) replaced by the data's."""
-    from helpers.known import platforms_markdown
+    from helpers.driver_facts import platforms_markdown
     before = current.split(HEADING, 1)[0]
     return before + platforms_markdown()
 

@@ -33,7 +33,7 @@ KERNELS = [
 
 
 def main() -> int:
-    from helpers.checking import run as check_run
+    from helpers.checking import checker as check_run
     from helpers.checking import run_check
     records = []
     for name, kernel, about in KERNELS:

@@ -23,8 +23,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import apart
 from .. import settings as course_settings
+from .. import workers
 from ..exercises import Case, Exercise, get
 from ..exercises.passed import has_passed
 from ..kernels import KERNELS, display_path, kernel_path, solution_file
@@ -137,7 +137,7 @@ def _run(ex: Exercise, submission: learner.Submission, case: Case, plugin: Path,
            **{SETTINGS[k]: v for k, v in settings.items()}}
     options = CheckOptions(owner=owner)
     chk = Check(ex, submission, secrets.randbits(31) if seed is None else seed, options,
-                apart.Lease())
+                workers.Lease())
     result = run_pass(chk, spec, [case], PassPlan(options.oclgrind_run_timeout, env=env,
                                                    build_options=tuple(build_options)))
     text = _new_counts(result.worker_dir / OUT_NAME) if result.worker_dir else ""
@@ -398,10 +398,10 @@ def _timed(ctx, queue, exercise: str, what: str, rows: list[dict], case: Case | 
     import pyopencl as cl
 
     from ..bench import time_exercise
+    from ..driver_probe import KernelLeftOut
     from ..kernels import KernelBuildError
-    from ..probe import KernelLeftOut
     from ..timing import environment
-    from .runner import SPEED_ROUND_BUDGET_S, SPEED_ROUNDS
+    from .worker_side import SPEED_ROUND_BUDGET_S, SPEED_ROUNDS
 
     first = rows[0]["counters"]
     result = {"exercise": exercise, "what": what, "rows": rows,

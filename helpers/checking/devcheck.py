@@ -3,7 +3,7 @@ devices --check``.
 
 The items are the peak kernels at every vector width, the demo kernels of the notebooks, every
 exercise's solution on its small cases (guard bands on) and every performance study at a small size.
-Each device is checked in its own child process (:mod:`helpers.apart`, task ``devcheck``): a
+Each device is checked in its own child process (:mod:`helpers.workers`, task ``devcheck``): a
 driver that crashes on one item takes only that child down; the parent notes the crash, removes what
 the crash left in PoCL's kernel cache, and starts a new child for the items left. The outcome is kept
 in the course cache per device and driver, with a digest of the course's kernels, and the default
@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
-from .. import cache, known, probe
+from .. import cache, driver_facts, driver_probe
 from ..device import (
     ONE_LINE_KERNEL,
     DeviceSpec,
@@ -33,8 +33,8 @@ from ..device import (
     find_device,
     is_oclgrind,
 )
+from ..driver_facts import CHECKS, course_digest
 from ..kernels import KERNELS, ROOT, SOLUTIONS, build, build_file, solution_file
-from ..known import CHECKS, course_digest
 from ..protocol import Event
 
 ITEM_TIMEOUT = 120.0          # seconds one item may take in the child
@@ -185,7 +185,7 @@ def solution(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> None:
     a study record's kernel under kernels/studies/, such as the slow kernel an exercise starts
     from)."""
     from ..exercises import get
-    from .runner import run_case
+    from .worker_side import run_case
     ex = get(name)
     path = KERNELS / "studies" / ex.study_file if ex.study_file else SOLUTIONS / f"{name}.cl"
     knl = getattr(build_file(ctx, path), ex.function)
@@ -271,9 +271,9 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
 # The child.
 
 def warm(device: DeviceSpec, emit) -> Callable:
-    """The child's start (see :mod:`helpers.apart`, task ``devcheck``): the device's context once;
+    """The child's start (see :mod:`helpers.workers`, task ``devcheck``): the device's context once;
     each request then runs its items and reports each program built before it runs."""
-    probe.CHILD_BUILD_HOOK = lambda key, program: emit(event=Event.BUILD, key=key, program=program)
+    driver_probe.CHILD_BUILD_HOOK = lambda key, program: emit(event=Event.BUILD, key=key, program=program)
     dev = find_device(device)
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
@@ -306,7 +306,7 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
     ``{"device", "driver", "course", "date", "items": {name: {"status", "detail"}}}``."""
     from tqdm.auto import tqdm
 
-    from .. import apart
+    from .. import workers
     # the one-line kernel first: a driver that cannot build it runs nothing else
     todo = [FIRST] + [t for t in (names or items()) if t != FIRST]
     results: dict[str, dict] = {}
@@ -314,7 +314,7 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
     crashed_programs: dict[str, dict] = {}
     bar = tqdm(total=len(todo), desc=f"checking {dev.name.strip()[:30]}", disable=not progress,
                delay=1.0, leave=False)
-    key = apart.Key("devcheck", json.dumps(DeviceSpec.of(dev).to_json()),
+    key = workers.Key("devcheck", json.dumps(DeviceSpec.of(dev).to_json()),
                     tuple(sorted((env or {}).items())))
     while todo:
         current, current_started, last_build = None, time.time(), None
@@ -337,7 +337,7 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
             return None
 
         # a fresh child each round: one that crashed took only the rest of its round with it
-        out = apart.run_once(key, {"items": todo}, timeout=item_timeout + 60,  # start-up included
+        out = workers.run_once(key, {"items": todo}, timeout=item_timeout + 60,  # start-up included
                              on_event=on_event)
         done = set(results)
         if current is not None and current not in done:  # it crashed or hung in this item
@@ -345,11 +345,11 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                 detail = f"did not finish within {item_timeout:.0f} s"
                 status = "hung"
             else:
-                how, said = apart.crash_summary(out.exit_code, out.output)
+                how, said = workers.crash_summary(out.exit_code, out.output)
                 detail = f"the process died ({how})" + (f"; the driver said: {said}"
                                                          if said else "")
                 status = "crashed"
-                probe.purge_pocl_cache(current_started)
+                driver_probe.purge_pocl_cache(current_started)
                 if last_build is not None:
                     crashed_programs[last_build[0]] = {
                         "ok": False, "crashed": True, "signal": how, "said": said,
@@ -370,8 +370,8 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
                "date": time.strftime("%Y-%m-%d %H:%M:%S"), "items": results}
     if results.get(FIRST, {}).get("status") == "error":    # a build error, not a passing crash
         outcome["unusable"] = results[FIRST]["detail"]
-    probe.remember(dev, {k: {"ok": True, "program": v} for k, v in built_ok.items()})
-    probe.remember(dev, crashed_programs)
+    driver_probe.remember(dev, {k: {"ok": True, "program": v} for k, v in built_ok.items()})
+    driver_probe.remember(dev, crashed_programs)
     if names is None:
         try:
             cache.write(CHECKS, {**cache.read(CHECKS), device_key(dev): outcome})
@@ -382,12 +382,12 @@ def check_device(dev: cl.Device, names: list[str] | None = None, *,
 
 def recorded(dev: cl.Device) -> dict | None:
     """The last whole device check of ``dev`` with this driver and these kernels, or None."""
-    return known.recorded(device_key(dev))
+    return driver_facts.recorded(device_key(dev))
 
 
 def failures(dev: cl.Device) -> list[str]:
-    """What ``dev`` is known to fail of the course's kernels (see :func:`helpers.known.failures`)."""
-    return known.failures(device_key(dev))
+    """What ``dev`` is known to fail of the course's kernels (see :func:`helpers.driver_facts.failures`)."""
+    return driver_facts.failures(device_key(dev))
 
 
 def table(outcomes: list[dict]) -> str:
@@ -422,7 +422,7 @@ def brief(outcomes: list[dict]) -> str:
             lines.append(unusable_sentence(o))
             continue
         rs = o["items"]
-        bad = [n for n, r in rs.items() if r["status"] in known.FAILING]
+        bad = [n for n, r in rs.items() if r["status"] in driver_facts.FAILING]
         lessons = sum(r["status"] == "known" for r in rs.values())
         line = f"{name}: {len(rs) - len(bad)} of the course's {len(rs)} kernels run right"
         if lessons:

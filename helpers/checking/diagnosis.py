@@ -10,7 +10,7 @@ import textwrap
 import numpy as np
 
 from ..exercises import Buffer, Case, Exercise, Scalar, signature
-from ..words import plural
+from ..wording import plural
 from . import oclgrind
 from .options import OUTPUT_LIMIT
 from .passes import PassResult
@@ -204,7 +204,7 @@ def oclgrind_gap(p: PassResult | None) -> str | None:
         return None
     name = gap.instruction
     if name.startswith("llvm."):
-        from ..known import oclgrind_intrinsics  # what the compiler meant, and what instead
+        from ..driver_facts import oclgrind_intrinsics  # what the compiler meant, and what instead
         what, fix = next((v for k, v in oclgrind_intrinsics().items() if f".{k}." in name + "."),
                          ("an instruction the compiler chose for your code",
                           "write that step another way"))
@@ -306,14 +306,14 @@ def most_telling(p: PassResult, failing: list[int], ordinary: int | None = None)
     return min(failing, key=lambda i: (not p.results[i].get("mistakes"), not specific(i),
                                        ordinary is not None and i >= ordinary, share(i), i))
 
-# what a process prints when it hit the check's memory or file-size bound (apart.learner_limits)
+# what a process prints when it hit the check's memory or file-size bound (workers.learner_limits)
 _OUT_OF_MEMORY = ("out of memory", "bad_alloc", "Cannot allocate memory", "Buffer allocation failed")
 _FILE_TOO_LARGE = ("File too large",)
 
 
 def crash_sentence(how: str, where: str, building: bool, output: str) -> str:
     """Why the process that built or ran the kernel died, as far as its signal and output tell."""
-    from ..apart import CPU_SECONDS, memory_limit_mb
+    from ..workers import CPU_SECONDS, memory_limit_mb
     if building and any(k in output for k in _OUT_OF_MEMORY + _FILE_TOO_LARGE):
         return (f"the compiler ran out of memory building your kernel ({how}; the check allows "
                 f"{memory_limit_mb()} MiB): a macro that expands without end, or an enormous "

@@ -1,6 +1,6 @@
 """The parent's side of a case: its judging, in a process that never ran learner code.
 
-The worker (:mod:`.runner`) runs the learner's kernel and hands back the raw bytes of every buffer
+The worker (:mod:`.worker_side`) runs the learner's kernel and hands back the raw bytes of every buffer
 it launched with, guard bands included, in a file of its own folder; the event that tells of the
 file says only where its guard bands lie. Here the parent makes the case's inputs again from the
 check's seed (:func:`case_rng`), computes the answer with the exercise's reference, checks that

@@ -2,8 +2,8 @@
 kernel checked from its own text alone (no ``#include``: an exercise kernel is self-contained, and
 an include is how a kernel would copy the solution or read a file it has no business reading).
 
-The children that build and run learner code get their bounds in :mod:`helpers.apart`
-(:func:`~helpers.apart.learner_limits`); the grader's copies and archives use :func:`read_regular`.
+The children that build and run learner code get their bounds in :mod:`helpers.workers`
+(:func:`~helpers.workers.learner_limits`); the grader's copies and archives use :func:`read_regular`.
 """
 
 from __future__ import annotations

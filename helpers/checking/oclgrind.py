@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import known
+from .. import driver_facts
 
 # Turn on the checks that are off by default; bound the flood a badly broken kernel makes.
 ENVIRONMENT = {
@@ -48,7 +48,7 @@ _LOCATION = re.compile(r"At line (\d+) \(column (\d+)\)")
 # Both at the start of their line, never indented: Oclgrind indents what it quotes of the kernel
 # (the source line of a report), and text a learner wrote must never pass for Oclgrind's own
 _FATAL = re.compile(r"^OCLGRIND FATAL ERROR \(([^)]*)\)")
-_GAP_REASON = re.compile(r"^((?:" + "|".join(map(re.escape, known.oclgrind_gap_reasons())) + ")"
+_GAP_REASON = re.compile(r"^((?:" + "|".join(map(re.escape, driver_facts.oclgrind_gap_reasons())) + ")"
                          r"[\w ]*: *[\w.$]+)", re.MULTILINE)
 _ENTITY = re.compile(r"Global\(([\d,]+)\) Local\(([\d,]+)\) Group\(([\d,]+)\)")
 _WORK_GROUP = re.compile(r"Work-group: \(([\d,]+)\)")

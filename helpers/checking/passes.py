@@ -1,9 +1,9 @@
-"""A check's passes, each in a worker apart from the notebook (:mod:`helpers.apart`, task ``check``):
+"""A check's passes, each in a worker apart from the notebook (:mod:`helpers.workers`, task ``check``):
 
 1. the **device pass** on the course device, every case of the exercise, guard bands on;
 2. the **Oclgrind pass** on the small cases (and on any failing case small enough), which reports
    out-of-bounds accesses, data races, uninitialized values and divergent barriers at their line;
-3. for a performance exercise that passed, the **speed pass** (:func:`..runner.speed_main`).
+3. for a performance exercise that passed, the **speed pass** (:func:`.worker_side.speed_main`).
 
 A pass turns the worker's events and how its request ended into a :class:`PassResult`: facts, no
 sentences (those are :mod:`.diagnosis`'s).
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import apart
+from .. import workers
 from ..device import DeviceSpec
 from ..exercises import Case, Exercise
 from ..protocol import Event
@@ -60,7 +60,7 @@ class Ending:
 class Timing:
     """When a pass ran: its worker asked (or started) at ``started`` (time.perf_counter()),
     for ``seconds``; ``warm``: started before the check asked; ``marks``: when what happened
-    (:class:`helpers.apart.Outcome`), ``more_marks`` a second pass's, once merged."""
+    (:class:`helpers.workers.Outcome`), ``more_marks`` a second pass's, once merged."""
 
     started: float = 0.0
     seconds: float = 0.0
@@ -121,7 +121,7 @@ class Check:
     submission: Submission           # the kernel, read once when the check started
     seed: int
     options: CheckOptions
-    lease: apart.Lease
+    lease: workers.Lease
 
     @property
     def path(self) -> Path:
@@ -133,11 +133,11 @@ class Check:
         return self.submission.text
 
 
-def worker_key(device: DeviceSpec, env: dict[str, str], owner: str) -> apart.Key:
+def worker_key(device: DeviceSpec, env: dict[str, str], owner: str) -> workers.Key:
     # PYOPENCL_NO_CACHE: built from source every time, so that the compiler's warnings are there to
     # show (a binary from pyopencl's cache comes with an empty build log)
     env = {"PYOPENCL_NO_CACHE": "1", **env}
-    return apart.Key("check", json.dumps(device.to_json(), sort_keys=True),
+    return workers.Key("check", json.dumps(device.to_json(), sort_keys=True),
                      tuple(sorted(env.items())), owner)
 
 
@@ -317,8 +317,8 @@ class _Listener:
 class PassPlan:
     """How a pass runs its cases: what travels together into every :func:`run_pass`.
     ``run_timeout``: seconds for each case; ``guard``: its buffers with guard zones (see
-    :mod:`..runner`); ``env``: the worker's extra environment (another environment, another
-    worker); ``speed``: time the kernel instead (see :func:`..runner.speed_main`); ``poison``: run
+    :mod:`.worker_side`); ``env``: the worker's extra environment (another environment, another
+    worker); ``speed``: time the kernel instead (see :func:`.worker_side.speed_main`); ``poison``: run
     each case with local memory starting as each of two patterns, to see whether the results
     change with it (see :mod:`.poison`); ``first_failure``: stop at the first case that goes wrong
     (``stopped_at``, the later cases not run); ``build_options``: added to the kernel's build."""
@@ -345,9 +345,9 @@ def _request(chk: Check, cases: list[Case], plan: PassPlan, device: DeviceSpec |
         request["roles"] = list(plan.roles)
         request["rounds"], request["peak"] = plan.rounds, plan.peak
         if device is not None:   # the course's programs this driver crashes on: left out there
-            from .. import probe
+            from .. import driver_probe
             from ..device import find_device
-            request["left_out"] = probe.crashed_here(find_device(device))
+            request["left_out"] = driver_probe.crashed_here(find_device(device))
     return request
 
 
@@ -383,12 +383,12 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
     cap = chk.options.build_timeout + heard.run_timeout
     outcome = child.request(request, timeout=chk.options.build_timeout, on_event=heard.on_event,
                             output_limit=OUTPUT_LIMIT, stop=stop, watch=watch, cap=cap,
-                            keep=OUTPUT_LIMIT if device.is_oclgrind else apart.OUTPUT_KEPT)
+                            keep=OUTPUT_LIMIT if device.is_oclgrind else workers.OUTPUT_KEPT)
     _ended(result, outcome, heard, request.get("launch_mark"))
     if result.ending.crashed_in is not None:
         # a compiler that died mid-way leaves a broken entry in PoCL's kernel cache, which the
         # next process would take for a good build (INVALID_KERNEL_NAME): none stays
-        from ..probe import purge_pocl_cache
+        from ..driver_probe import purge_pocl_cache
         purge_pocl_cache(began)
     # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
     # its whole life and goes silent after OCLGRIND_MAX_ERRORS, so a later pass would hear nothing

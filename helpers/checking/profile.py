@@ -70,7 +70,7 @@ def one(name: str, kernel: str | None, device: str | None, solutions: bool | Non
     """A check in this process, with its phases and the time before it (imports, device)."""
     t0 = time.perf_counter()
     from ..device import choose_device
-    from .run import run_check
+    from .checker import run_check
     t1 = time.perf_counter()
     dev = choose_device(device)
     t2 = time.perf_counter()

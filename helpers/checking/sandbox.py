@@ -170,8 +170,8 @@ _MADE: list[list[Path]] = []      # every control group this process made
 def _at_exit() -> None:
     """The workers stopped first (a worker started late may still hold its group when a grade
     closes its sandbox), then every group this process made removed."""
-    from .. import apart
-    apart.POOL.close()
+    from .. import workers
+    workers.POOL.close()
     unmount_all()
     drop([g for made in _MADE for g in made], wait_s=2.0)
 
@@ -210,10 +210,10 @@ def limits(processes: int = PROCESSES, data_mb: int | None = None,
     is exempt from it until the sandbox's first process becomes a user of its own)."""
     import resource
 
-    from .. import apart
+    from .. import workers
     join(groups or [])
-    apart.learner_limits()                 # data memory, file size, no core dump
-    data = (data_mb or apart.memory_limit_mb()) << 20
+    workers.learner_limits()                 # data memory, file size, no core dump
+    data = (data_mb or workers.memory_limit_mb()) << 20
     processes += tasks_of(os.getuid()) if os.getuid() != 0 else 0
     for which, value in ((resource.RLIMIT_NPROC, processes), (resource.RLIMIT_NOFILE, OPEN_FILES),
                          (resource.RLIMIT_FSIZE, FILE_BYTES), (resource.RLIMIT_DATA, data)):
@@ -476,7 +476,7 @@ def _first_worker_id() -> int:
 
 @dataclass
 class GradingSandbox:
-    """The sandbox of a graded learner's check workers (:data:`helpers.apart.SANDBOX`): each
+    """The sandbox of a graded learner's check workers (:data:`helpers.workers.SANDBOX`): each
     worker's own folder its scratch, the grade's folders hidden, a control group of its own where
     one can be made (:meth:`close` removes them); run by root, each worker a user id of its own
     that no account has, owning its folder and nothing else (the instructor's rights stay out)."""

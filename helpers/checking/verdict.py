@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..exercises import Exercise
-from ..words import plural
+from ..wording import plural
 from .diagnosis import (
     CLEAN,
     describe_case,

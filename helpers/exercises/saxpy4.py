@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..words import plural
+from ..wording import plural
 from .common import SAXPY_ARGS, saxpy, saxpy_inputs
 from .model import (
     Case,

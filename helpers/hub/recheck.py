@@ -51,8 +51,8 @@ _said_why: list[str] = []
 def jail() -> str | None:
     """Put the re-checks' workers in the sandbox (once; the workers with an owner run in it).
     None when they run in it; else why not (said once on stderr): then no re-check runs."""
-    from .. import apart
-    if apart.SANDBOX is not None:
+    from .. import workers
+    if workers.SANDBOX is not None:
         return None
 
     from ..checking.sandbox import GradingSandbox, why_not
@@ -64,7 +64,7 @@ def jail() -> str | None:
                   f"check stays self-reported", file=sys.stderr, flush=True)
         return why
     database = Path(settings.text("COURSE_CLASS_DB")).resolve()
-    apart.SANDBOX = GradingSandbox([database.with_name(database.name + end)
+    workers.SANDBOX = GradingSandbox([database.with_name(database.name + end)
                                     for end in ("", "-wal", "-shm", "-journal")])
     return None
 
@@ -75,7 +75,7 @@ def recheck(exercise: str, source: str, learner: str = "") -> tuple[bool, str]:
     when it ends: no worker ever serves two learners (a poisoned one would spoil the next
     learner's verdict, and hold their kernel's text). :class:`Unsandboxed` where the machine
     cannot sandbox it."""
-    from .. import apart
+    from .. import workers
     from ..checking import run_check
     from ..checking.mistakes import likely_mistake
     why = jail()
@@ -88,7 +88,7 @@ def recheck(exercise: str, source: str, learner: str = "") -> tuple[bool, str]:
         path.write_text(source, encoding="utf-8")
         report = run_check(exercise, kernel=path, owner=owner)
     finally:
-        apart.POOL.close(owner=owner)
+        workers.POOL.close(owner=owner)
         remove_tree(folder)
     return bool(report.passed), "" if report.passed else likely_mistake(report)
 

@@ -42,7 +42,7 @@ from tornado import web
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
 from .. import settings
-from ..words import plural
+from ..wording import plural
 from .recheck import SOURCE_BYTES, Rechecker
 from .store import SELF_REPORTED, Cell, ClassState, Store, class_state, grader_csv
 

@@ -18,9 +18,9 @@ import numpy as np
 import pyopencl as cl
 
 from ..device import device_key
+from ..driver_probe import KernelLeftOut
 from ..kernels import KernelBuildError
 from ..paths import HELPERS_CL
-from ..probe import KernelLeftOut
 from ..timing import (
     Busy,
     environment,

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..paths import DATA as _DATA
-from ..words import plural
+from ..wording import plural
 
 DATA = _DATA / "processors.json"
 CPUINFO = Path("/proc/cpuinfo")

@@ -10,7 +10,7 @@ import pyopencl as cl
 
 from ..exercises import rounded_up
 from ..timing import environment, gb_per_s, small_sizes, time_kernel
-from ..words import plural
+from ..wording import plural
 from .harness import (
     LeftOutKernel,
     Prepared,

@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pyopencl as cl
 
+from ..driver_probe import KernelLeftOut
 from ..kernels import KERNELS, KernelBuildError, build_file
-from ..probe import KernelLeftOut
 from ..timing import environment, gb_per_s, gflop_per_s, time_kernel, timed
-from ..words import plural
+from ..wording import plural
 
 STUDIES = KERNELS / "studies"
 mf = cl.mem_flags

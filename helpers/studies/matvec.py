@@ -6,7 +6,7 @@ import numpy as np
 import pyopencl as cl
 
 from ..timing import gb_per_s, gflop_per_s, small_sizes
-from ..words import plural
+from ..wording import plural
 from .harness import (
     Prepared,
     cupy_on,

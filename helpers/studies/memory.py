@@ -10,7 +10,7 @@ import pyopencl as cl
 
 from ..exercises import rounded_up
 from ..timing import small_sizes
-from ..words import plural
+from ..wording import plural
 from .harness import (
     Prepared,
     device_output,

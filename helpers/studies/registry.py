@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyopencl as cl
 
-from .. import known
+from .. import driver_facts
 from ..kernels import display_path
 from .harness import STUDIES, measure, study_result
 from .matvec import cublas_matvec, matvec
@@ -33,7 +33,7 @@ def matvec_experiment(ctx: cl.Context, queue: cl.CommandQueue) -> dict:
 # Kernels whose wrong results are lessons of the course, and the devices they are wrong on (a piece
 # of the platform version; None: any device, as a data race may show anywhere), with why: driver
 # facts, kept with their sources in helpers/data/drivers.json.
-KNOWN_WRONG: dict[str, tuple[str | None, str]] = known.known_wrong()
+KNOWN_WRONG: dict[str, tuple[str | None, str]] = driver_facts.known_wrong()
 
 
 def known_wrong(kernel: str, dev: cl.Device) -> str | None:

@@ -41,11 +41,11 @@ def notebook_users(learners_: list[str]) -> dict[str, int] | None:
 def notebook_environment(extra: dict[str, str]) -> dict[str, str]:
     """A learner notebook's environment: a course child's (none of the grader's variables), but
     not marked as one of the checker's workers, with ``extra`` over it."""
-    from ... import apart
+    from ... import workers
     # numpy's BLAS on one thread, as in the check's workers: a thread per core of a large server
     # would count against the sandbox's bound on processes
-    env = {**apart.child_environment(), **apart.ONE_THREAD_MATH, **extra}
-    env.pop(apart.CHILD_VARIABLE)
+    env = {**workers.child_environment(), **workers.ONE_THREAD_MATH, **extra}
+    env.pop(workers.CHILD_VARIABLE)
     return env
 
 
@@ -130,7 +130,7 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
     import subprocess
     import sys
 
-    from ... import apart, stopping
+    from ... import stopping, workers
     from .judging import junit_of, sandboxed_command
     where = Path("/tmp/course") if hidden is not None else copy
     # the environment a child of the course gets (none of the instructor's variables), its home
@@ -156,7 +156,7 @@ def _run_notebook(copy: Path, notebook: Path, timeout: float, uid: int | None,
         junit = copy / f"{notebook.stem}.junit.xml"
         cmd = [sys.executable, "-m", "pytest", *args, "--rootdir", str(copy),
                f"--junitxml={junit}"]
-        preexec = apart.learner_limits if os.name == "posix" else None
+        preexec = workers.learner_limits if os.name == "posix" else None
     try:
         # stdin never the grader's (its terminal: a notebook would read what the instructor types);
         # a session of its own, tracked: a grade that stops (Ctrl-C, its cap) kills it at once

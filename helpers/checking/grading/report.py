@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ...words import plural
+from ...wording import plural
 
 # "not judged": right results, but the technique an exercise is about could not be judged here
 # (no warp model): never counted as passed

@@ -45,12 +45,12 @@ class _Owners:
         self.lock = threading.Lock()
 
     def done(self, learner: str) -> None:
-        from ... import apart
+        from ... import workers
         with self.lock:
             self.left[learner] -= 1
             last = self.left[learner] <= 0
         if last:
-            apart.POOL.close(owner=learner)
+            workers.POOL.close(owner=learner)
 
 
 def content_seed(exercise: str, kernel: Path) -> int:
@@ -63,8 +63,8 @@ def content_seed(exercise: str, kernel: Path) -> int:
 
 def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
               run_timeout: float | None = None, owners: _Owners | None = None) -> Grade:
+    from ..checker import run_check
     from ..options import RUN_TIMEOUT, CheckOptions
-    from ..run import run_check
     # one Oclgrind worker a check: the grader's cores go to checks side by side (``jobs``)
     options = CheckOptions(solutions=False, require_speed=require_speed,
                            run_timeout=run_timeout or RUN_TIMEOUT, owner=learner,
@@ -184,9 +184,9 @@ def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions
               hidden: list[Path] | None) -> tuple[list[Grade], list[str], list[str], str]:
     """The grading itself, in the temporary folder ``tmp`` (see :func:`grade`); ``hidden``: the
     folders the sandbox hides (None: no sandbox)."""
-    from ... import apart
+    from ... import workers
     from ..sandbox import GradingSandbox
-    apart.SANDBOX = GradingSandbox(hidden, scratch_mb=opts.scratch_mb) if hidden is not None \
+    workers.SANDBOX = GradingSandbox(hidden, scratch_mb=opts.scratch_mb) if hidden is not None \
         else None
     work = None
     try:
@@ -198,11 +198,11 @@ def _grade_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions
         return (with_kernel_verdicts(work.grades, work.notebooks), everyone, work.columns,
                 work.stopped)
     finally:
-        if apart.SANDBOX is not None:
+        if workers.SANDBOX is not None:
             for learner in (work.found if work is not None else ()):
-                apart.POOL.close(owner=learner)
-            apart.SANDBOX.close()
-        apart.SANDBOX = None
+                workers.POOL.close(owner=learner)
+            workers.SANDBOX.close()
+        workers.SANDBOX = None
 
 
 def _take_in(submissions: Path, tmp: Path, names: list[str], opts: GradeOptions) -> _Work:

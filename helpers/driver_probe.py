@@ -20,7 +20,7 @@ A crash inside PoCL's compiler leaves a broken entry in PoCL's kernel cache, and
 that builds the same program gets ``INVALID_KERNEL_NAME``. After a worker dies, the PoCL cache
 entries written since the request began are removed, so no crash leaves such an entry behind.
 
-The worker is a child of :mod:`helpers.apart` (task ``probe``): each request a source and its options;
+The worker is a child of :mod:`helpers.workers` (task ``probe``): each request a source and its options;
 its events say the step that started (``build``, ``binaries``), so the parent knows where it died.
 Processes the course starts as children (checks, probes, the device check) carry ``COURSE_CHILD=1``
 and build directly: they are the separate process.
@@ -39,10 +39,10 @@ from pathlib import Path
 import pyopencl as cl
 
 from . import cache, settings
-from .apart import CHILD_VARIABLE
 from .device import DeviceSpec, device_key, driver_name, find_device
-from .known import PROBES
+from .driver_facts import PROBES
 from .paths import display_path
+from .workers import CHILD_VARIABLE
 
 PROBE_TIMEOUT = 180.0            # seconds one program may take to build and launch in the worker
 
@@ -208,14 +208,14 @@ def purge_pocl_cache(since: float, folder: Path | None = None) -> list[Path]:
 
 
 class _Worker:
-    """A probe worker for one device (:mod:`helpers.apart`, task ``probe``), started on the first
+    """A probe worker for one device (:mod:`helpers.workers`, task ``probe``), started on the first
     request and again after a crash."""
 
     def __init__(self, dev: cl.Device):
-        from . import apart
+        from . import workers
         # built from source every time: a binary from pyopencl's cache has no argument info
         # (Intel's runtime), and the compiler is what may crash
-        self.key = apart.Key("probe", json.dumps(DeviceSpec.of(dev).to_json()),
+        self.key = workers.Key("probe", json.dumps(DeviceSpec.of(dev).to_json()),
                              (("PYOPENCL_NO_CACHE", "1"),))
         self.child = None
 
@@ -226,11 +226,11 @@ class _Worker:
 
     def probe(self, source: str, path: Path | str, options: list[str] | None,
               timeout: float = PROBE_TIMEOUT) -> dict:
-        from . import apart
+        from . import workers
         program = describe_program(path, options)
         if self.child is None or not self.child.alive:
             self.stop()
-            self.child = apart.Child(self.key)
+            self.child = workers.Child(self.key)
         started = time.time()
         said: dict = {"stage": "build", "kernel": None}
 
@@ -249,7 +249,7 @@ class _Worker:
         if out.hung:
             return {"ok": False, "hung": True, "seconds": timeout, "stage": stage,
                     "kernel": kernel, "program": program}
-        how, text = apart.crash_summary(out.exit_code, out.output)
+        how, text = workers.crash_summary(out.exit_code, out.output)
         if out.exit_code == 3 and "Traceback" in out.output:  # the probe's own bug, no driver's
             return {"ok": True, "program": program, "probe_error": text}
         purge_pocl_cache(started)
@@ -297,7 +297,7 @@ def _probe_one(ctx: cl.Context, request: dict, emit) -> None:
 
 
 def warm(device: DeviceSpec, emit):
-    """The worker's start (see :mod:`helpers.apart`): the device's context, once."""
+    """The worker's start (see :mod:`helpers.workers`): the device's context, once."""
     ctx = cl.Context([find_device(device)])
 
     def serve(request: dict, emit) -> None:

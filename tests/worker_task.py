@@ -1,4 +1,4 @@
-"""A task for tests of :mod:`helpers.apart`: each request says what the child does."""
+"""A task for tests of :mod:`helpers.workers`: each request says what the child does."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 
 def warm(device, emit):
-    import helpers.checking.runner  # noqa: F401  (what a check's worker imports)
+    import helpers.checking.worker_side  # noqa: F401  (what a check's worker imports)
     started = os.getpid()
 
     def serve(req: dict, emit) -> None:

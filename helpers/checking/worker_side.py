@@ -1,4 +1,4 @@
-"""The child's side of a check: the worker (:mod:`helpers.apart`, task ``check``) that runs a
+"""The child's side of a check: the worker (:mod:`helpers.workers`, task ``check``) that runs a
 learner's kernel, because a learner's kernel may crash the process (a wild write on a CPU device) or
 never return. It keeps its device's context from one pass to the next, and answers each pass with
 events: ``built`` or ``build_error``, then ``start`` and ``result`` for each case, then ``done``.
@@ -155,7 +155,7 @@ def raw_case(ctx: cl.Context, queue: cl.CommandQueue, knl: cl.Kernel, ex: Exerci
 
 
 def warm(device: DeviceSpec, emit) -> callable:
-    """The worker's start (see :mod:`helpers.apart`): find the device the parent chose and create
+    """The worker's start (see :mod:`helpers.workers`): find the device the parent chose and create
     its context, once; return the function that serves a request."""
     dev = find_device(device)
     ctx = cl.Context([dev])
@@ -294,8 +294,8 @@ def speed_main(ctx: cl.Context, queue: cl.CommandQueue, ex, path: Path, source: 
 
     perf = ex.performance
     case = perf.small if small_sizes() else perf.case
-    from .. import probe
-    probe.known_here(queue.device, req.get("left_out") or {})   # what crashed this driver before
+    from .. import driver_probe
+    driver_probe.known_here(queue.device, req.get("left_out") or {})   # what crashed this driver before
     # the peaks once, in the learner's pass (a reference pass would only build them again)
     peak = peaks(ctx, queue, progress=False) if "yours" in (req.get("roles") or ["yours"]) \
         and req.get("peak", True) else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .words import plural
+from .wording import plural
 
 # --------------------------------------------------------------------------------------------------
 # Occupancy

@@ -1,14 +1,14 @@
-"""One way to run something apart (helpers.apart): requests, events, limits, warm workers."""
+"""One way to run something apart (helpers.workers): requests, events, limits, warm workers."""
 
 from __future__ import annotations
 
 import pytest
 
-from helpers import apart
+from helpers import workers
 from helpers.checking import run_check
 from helpers.paths import ROOT
 
-TASK = "tests.apart_task"
+TASK = "tests.worker_task"
 
 
 def _events(child, payload, **limits):
@@ -19,7 +19,7 @@ def _events(child, payload, **limits):
 
 @pytest.fixture
 def child():
-    c = apart.Child(apart.Key(TASK))
+    c = workers.Child(workers.Key(TASK))
     yield c
     c.stop()
 
@@ -45,7 +45,7 @@ def test_a_worker_imports_no_figures_or_widgets(child):
 def test_limits_end_the_child_and_say_why(child):
     out, _ = _events(child, {"do": "sleep", "seconds": 30}, timeout=1.5)
     assert out.hung and not out.ended and not child.alive
-    c = apart.Child(apart.Key(TASK))
+    c = workers.Child(workers.Key(TASK))
     try:
         out, _ = _events(c, {"do": "flood"}, timeout=60, output_limit=1 << 16)
         assert out.flooded and "bytes left out" in out.output and len(out.output) < 10_000
@@ -55,19 +55,19 @@ def test_limits_end_the_child_and_say_why(child):
 
 @pytest.mark.once
 def test_a_crash_leaves_its_signal_and_the_drivers_line():
-    c = apart.Child(apart.Key(TASK))
+    c = workers.Child(workers.Key(TASK))
     try:
         out, seen = _events(c, {"do": "abort"}, timeout=60)
     finally:
         c.stop()
     assert not out.ended and out.exit_code is not None and seen[0]["event"] == "start"
-    how, said = apart.crash_summary(out.exit_code, out.output)
+    how, said = workers.crash_summary(out.exit_code, out.output)
     assert how == "SIGABRT" and "Assertion" in said
 
 
 @pytest.mark.once
 def test_the_tasks_own_failure_is_exit_code_3_with_its_traceback():
-    out = apart.run_once(apart.Key(TASK), {"do": "raise"}, timeout=60)
+    out = workers.run_once(workers.Key(TASK), {"do": "raise"}, timeout=60)
     assert out.exit_code == 3 and "ValueError: the task's own bug" in out.output
 
 
@@ -78,12 +78,12 @@ def _larger_cases(keys) -> list:
 
 
 def _pids():
-    return {k: c.proc.pid for k, c in apart.POOL._idle.items()}
+    return {k: c.proc.pid for k, c in workers.POOL._idle.items()}
 
 
 def test_a_passing_check_keeps_its_workers_and_a_failing_one_replaces_them(monkeypatch):
-    monkeypatch.setenv(apart.WORKERS_VARIABLE, "1")
-    apart.POOL.close()
+    monkeypatch.setenv(workers.WORKERS_VARIABLE, "1")
+    workers.POOL.close()
     first = run_check("float_copy", solutions=True)
     assert first.passed and not first.device_pass.timing.warm
     kept = _pids()
@@ -105,10 +105,10 @@ def test_a_passing_check_keeps_its_workers_and_a_failing_one_replaces_them(monke
 
 
 def test_a_hung_kernel_ends_its_worker_and_the_next_check_works(monkeypatch):
-    import helpers.checking.run as check_run
+    import helpers.checking.checker as check_run
     monkeypatch.setattr(check_run, "HANG_OCLGRIND_TIMEOUT", 2.0)   # Oclgrind's look: not tested here
-    monkeypatch.setenv(apart.WORKERS_VARIABLE, "1")
-    apart.POOL.close()
+    monkeypatch.setenv(workers.WORKERS_VARIABLE, "1")
+    workers.POOL.close()
     run_check("float_copy", solutions=True)
     kept = _pids()
     report = run_check("float_copy", ROOT / "tests" / "wrong" / "float_copy" / "endless.cl",
@@ -121,18 +121,18 @@ def test_a_hung_kernel_ends_its_worker_and_the_next_check_works(monkeypatch):
 
 
 def test_no_workers_mode_and_owners(monkeypatch):
-    monkeypatch.setenv(apart.WORKERS_VARIABLE, "0")
-    apart.POOL.close()
+    monkeypatch.setenv(workers.WORKERS_VARIABLE, "0")
+    workers.POOL.close()
     assert run_check("float_copy", solutions=True).passed and _pids() == {}
-    monkeypatch.setenv(apart.WORKERS_VARIABLE, "1")
+    monkeypatch.setenv(workers.WORKERS_VARIABLE, "1")
     run_check("float_copy", solutions=True, owner="ada")
     assert {k.owner for k in _pids()} == {"ada"}
     other = run_check("float_copy", solutions=True, owner="bob")
     assert not other.device_pass.timing.warm   # never another learner's worker
     assert {k.owner for k in _pids()} == {"ada", "bob"}
-    apart.POOL.close(owner="ada")
+    workers.POOL.close(owner="ada")
     assert {k.owner for k in _pids()} == {"bob"}
-    apart.POOL.close()
+    workers.POOL.close()
 
 
 def test_an_oclgrind_worker_that_reported_is_not_asked_again():
@@ -146,7 +146,7 @@ def test_an_oclgrind_worker_that_reported_is_not_asked_again():
     ex = get("parallel_sum")
     small = [c for c in ex.cases if c.small]
     path = ROOT / "tests" / "wrong" / "parallel_sum" / "barrier_in_branch.cl"
-    chk = Check(ex, Submission(path, path.read_text()), 1, CheckOptions(), apart.Lease())
+    chk = Check(ex, Submission(path, path.read_text()), 1, CheckOptions(), workers.Lease())
     spec = DeviceSpec.of(oclgrind_device())
     try:
         passes = [run_pass(chk, spec, small, PassPlan(60, env=oclgrind_environment()))
@@ -168,7 +168,7 @@ def test_a_pipe_closed_under_the_reader_ends_it_quietly():
 
     for stream in (Closed(), iter(())):
         fake = SimpleNamespace(proc=SimpleNamespace(stdout=stream), events=queue.Queue())
-        apart.Child._read(fake)
+        workers.Child._read(fake)
         assert fake.events.get_nowait() is None
 
 
@@ -185,7 +185,7 @@ def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
     ex = get("float_copy")
     path = ROOT / "tests" / "wrong" / "float_copy" / "endless.cl"
     chk = Check(ex, Submission(path, path.read_text()), 1, CheckOptions(owner="stuck-watch"),
-                apart.Lease())
+                workers.Lease())
     try:
         p = run_pass(chk, DeviceSpec.of(choose_device()), list(ex.cases[:2]),
                      PassPlan(60, guard=True), stuck=lambda moved_at: 0.05)
@@ -199,7 +199,7 @@ def test_a_device_pass_is_never_taken_as_stuck_before_its_kernel_is_built():
 def test_a_child_that_nests_thousands_of_folders_is_removed_whole():
     """Issue 55 point 1: a learner's code made 3,000 nested folders in its worker's folder and
     removing them raised RecursionError in the grader; now the folder goes, however deep."""
-    c = apart.Child(apart.Key(TASK))
+    c = workers.Child(workers.Key(TASK))
     folder = c.dir
     out, seen = _events(c, {"do": "nest", "depth": 3000}, timeout=120)
     assert out.ended and seen[-1]["event"] == "nested"
@@ -253,10 +253,10 @@ def test_no_flood_of_events_keeps_a_child_past_its_cap(child):
 
 @pytest.mark.once
 def test_the_pool_logs_why_it_killed_a_worker(child, caplog):
-    """Issue 57 point 7: the worker pool logs through logging (helpers.apart's logger)."""
+    """Issue 57 point 7: the worker pool logs through logging (helpers.workers's logger)."""
     import logging
-    with caplog.at_level(logging.DEBUG, logger="helpers.apart"):
+    with caplog.at_level(logging.DEBUG, logger="helpers.workers"):
         out = child.request({"do": "sleep", "seconds": 30}, timeout=0.5)
     assert out.hung
-    said = [r.getMessage() for r in caplog.records if r.name == "helpers.apart"]
+    said = [r.getMessage() for r in caplog.records if r.name == "helpers.workers"]
     assert any("killed: past its time limit" in m for m in said), said

@@ -5,7 +5,7 @@ hang or print without end; so everything that builds or runs a kernel for the co
 device, Oclgrind and speed passes, the build probe, the device check, the tuner, the start-up
 profile) runs in a child started here, never in the notebook's process.
 
-- **Start.** ``python -m helpers.apart TASK DEVICE`` imports the task's module and calls its
+- **Start.** ``python -m helpers.workers TASK DEVICE`` imports the task's module and calls its
   ``warm(device, emit)``, which does once what every request needs (numpy and pyopencl imported,
   the device found *by the spec the parent chose*, never chosen again, its context created), and
   returns the function that serves a request. The child then says ``ready``.
@@ -52,10 +52,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from . import known, settings, stopping
+from . import driver_facts, settings, stopping
 from .paths import ROOT, remove_tree
 from .protocol import Event
-from .words import plural
+from .wording import plural
 
 LOG = logging.getLogger(__name__)    # the pool's workers: started, kept, killed and why, stopped
 WORKERS_VARIABLE = "COURSE_WORKERS"
@@ -64,8 +64,8 @@ OUTPUT_KEPT = 4096           # bytes kept of each end of a longer output
 
 # task -> the module whose warm(device, emit) returns the request handler
 TASKS = {
-    "check": "helpers.checking.runner",
-    "probe": "helpers.probe",
+    "check": "helpers.checking.worker_side",
+    "probe": "helpers.driver_probe",
     "devcheck": "helpers.checking.devcheck",
     "tune": "helpers.tuning",
     "profile": "helpers.bench",
@@ -81,7 +81,7 @@ def workers_enabled() -> bool:
 # read, and nothing else (no tokens, keys or paths of whoever started the notebook or the grader).
 # The drivers' variables (the ICD loader's, NVIDIA's, PoCL's, Oclgrind's, Intel's, ROCm's) are
 # driver facts: helpers/data/drivers.json.
-_DRIVER_VARIABLES, _DRIVER_PREFIXES = known.driver_variables()
+_DRIVER_VARIABLES, _DRIVER_PREFIXES = driver_facts.driver_variables()
 KEPT_VARIABLES = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
                   "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "LD_PRELOAD", "XDG_CACHE_HOME",
                   "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", *_DRIVER_VARIABLES)
@@ -167,7 +167,7 @@ def crash_summary(exit_code: int | None, output: str) -> tuple[str, str]:
         how = f"exit code {exit_code}"
     lines = [x.strip() for x in output.splitlines()
              if x.strip() and "Warning" not in x and not x.startswith("warnings.warn")]
-    telling = [x for x in lines if any(k in x for k in known.crash_words())]
+    telling = [x for x in lines if any(k in x for k in driver_facts.crash_words())]
     said = (telling or lines or [""])[0]
     return how, (said[:300] + "...") if len(said) > 300 else said
 
@@ -233,9 +233,9 @@ class Child:
         if key.task in LEARNER_TASKS:
             env = {**ONE_THREAD_MATH, **env}
         self.started = time.perf_counter()
-        # (-W: runpy warns when the package imported helpers.apart before running it: a line of
+        # (-W: runpy warns when the package imported helpers.workers before running it: a line of
         # ours that must never pass for a kernel's output)
-        command = [sys.executable, "-W", "ignore::RuntimeWarning:runpy", "-m", "helpers.apart",
+        command = [sys.executable, "-W", "ignore::RuntimeWarning:runpy", "-m", "helpers.workers",
                    key.task, key.device or "null"]
         preexec = None
         self.sandbox = SANDBOX if key.owner else None    # a learner's work, being graded
@@ -258,7 +258,7 @@ class Child:
         if not stopping.register(self, key.owner):   # stop_all ran while it started
             self.stop()
             raise stopping.Stopping("the work is being stopped: no new worker starts")
-        threading.Thread(target=self._read, name=f"apart-{key.task}", daemon=True).start()
+        threading.Thread(target=self._read, name=f"worker-{key.task}", daemon=True).start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -423,7 +423,7 @@ class Pool:
         """With the lock held: ``child`` is idle from now."""
         self._idle[key], self._since[key] = child, time.monotonic()
         if self._reaper is None:
-            self._reaper = threading.Thread(target=self._reap, name="apart-reaper", daemon=True)
+            self._reaper = threading.Thread(target=self._reap, name="worker-reaper", daemon=True)
             self._reaper.start()
 
     def _reap(self) -> None:

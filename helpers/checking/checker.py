@@ -17,7 +17,7 @@ from threading import Event
 
 import pyopencl as cl
 
-from .. import apart, settings
+from .. import settings, workers
 from ..device import DeviceSpec, choose_device, describe
 from ..exercises import device_limits, get, load_registry_file, uses_local_memory
 from ..exercises.passed import remember_pass
@@ -34,6 +34,7 @@ from .diagnosis import (
     wrapped,
 )
 from .observers import publish
+from .oclgrind_pass import merged, oclgrind_pass, oclgrind_split
 from .options import (
     HANG_OCLGRIND_TIMEOUT,
     SPEED_TIMEOUT,
@@ -50,7 +51,6 @@ from .passes import (
     small_cases,
     widest_case,
 )
-from .shares import merged, oclgrind_pass, oclgrind_split
 from .verdict import CheckReport, reproduce_line, verdict, with_warnings
 
 
@@ -101,7 +101,7 @@ def run_check(name: str, kernel: str | Path | None = None, options: CheckOptions
     # built from its own text alone, read once here: not from the file (which may change, or be
     # a link), nor with any include path
     chk = Check(ex, learner.Submission.read(path, display_path(path)), seed, options,
-                apart.Lease())
+                workers.Lease())
     if chk.submission.refused is not None:
         return refused_report(chk, dev, chk.submission.refused)
     report = None
@@ -366,12 +366,12 @@ def _interleaved_speed(chk: Check, spec: DeviceSpec) -> PassResult:
     from dataclasses import replace
 
     from ..kernels import solution_file
-    from .runner import SPEED_ROUNDS
+    from .worker_side import SPEED_ROUNDS
     ex = chk.ex
     theirs = solution_file(ex.name)
     ref = None if theirs is None else Check(ex, learner.Submission(
         theirs, theirs.read_text(encoding="utf-8")), chk.seed, replace(chk.options, owner=""),
-        apart.Lease())
+        workers.Lease())
     sp, found, ref_clean = None, {}, True
     for r in range(SPEED_ROUNDS):
         mine = run_pass(chk, spec, [], PassPlan(SPEED_TIMEOUT, speed=True, rounds=1,
