@@ -8,8 +8,9 @@ import pytest
 
 from helpers.checking import CheckOptions
 from helpers.checking.diagnosis import describe_buffer, signature
+from helpers.checking.learner import Submission
 from helpers.checking.oclgrind import Finding
-from helpers.checking.passes import Ending, PassResult
+from helpers.checking.passes import Check, Ending, Passes, PassResult
 from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
 from helpers.exercises import Case, get
@@ -54,9 +55,13 @@ def test_signature_is_the_contracts():
         "__kernel void float_copy(__global const float *src, __global float *dst, const uint n)")
 
 
+def _checked(ex, path: str, seed: int = 1) -> Check:
+    """A check of ``path`` as the verdict sees it (no worker: the passes are given)."""
+    return Check(ex, Submission(Path(path), ""), seed, CheckOptions(), None)
+
+
 def _verdict(dp: PassResult, op: PassResult | None):
-    return verdict(get("float_copy"), "kernels/float_copy.cl", "cpu", dp, op, 1,
-                   Path("kernels/float_copy.cl"), CheckOptions())
+    return verdict(_checked(get("float_copy"), "kernels/float_copy.cl"), Passes(dp, op), "cpu")
 
 
 def _pass(spec, cases, results, findings=()):
@@ -307,9 +312,8 @@ def test_results_that_change_with_local_memory_are_an_uninitialized_read_first()
         "view": "the sum", "view_expected": 10, "view_got": 3}}}
     probe = _pass(POCL, [case], [{**wrong, "poison_changes": True, "runs_differ": False}])
     probe.poison_ready = True
-    r = verdict(ex, "k.cl", "PoCL", _pass(POCL, [case], [wrong]),
-                _skipped(_pass(GRIND, [case], [RIGHT | {"buffers": {}}])), 1, Path("k.cl"),
-                CheckOptions(), probe)
+    r = verdict(_checked(ex, "k.cl"), Passes(_pass(POCL, [case], [wrong]), _skipped(
+        _pass(GRIND, [case], [RIGHT | {"buffers": {}}])), probe), "PoCL")
     assert not r.passed and not r.miscompiled
     assert r.message.splitlines()[1].strip().startswith("reads local memory that no work-item wrote")
 
@@ -342,12 +346,11 @@ def test_a_tiled_exercise_that_never_touches_local_memory_fails():
     right = {"ok": True, "mistakes": [], "buffers": {}}
     grind = _pass(GRIND, [case], [right])
     grind.executed = {"load global": 256, "store global": 256}
-    r = verdict(ex, "t.cl", "PoCL", _pass(POCL, [case], [right]), grind, 1, Path("t.cl"),
-                CheckOptions())
+    r = verdict(_checked(ex, "t.cl"), Passes(_pass(POCL, [case], [right]), grind), "PoCL")
     assert not r.passed and "never reads or writes local memory" in r.message.splitlines()[1]
     grind.executed = {"load local": 256, "store local": 256}
-    assert verdict(ex, "t.cl", "PoCL", _pass(POCL, [case], [right]), grind, 1, Path("t.cl"),
-                   CheckOptions()).passed
+    assert verdict(_checked(ex, "t.cl"), Passes(_pass(POCL, [case], [right]), grind),
+                   "PoCL").passed
 
 
 FREEZE_LOG = """

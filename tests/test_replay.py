@@ -7,6 +7,7 @@ record again after a change to the passes' own records."""
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 
 import pytest
 
@@ -36,6 +37,7 @@ def test_recorded_passes_give_the_same_verdict_without_a_device(record, monkeypa
     for name in ("get_platforms", "Context", "CommandQueue"):
         monkeypatch.setattr(cl, name, no_device)
     monkeypatch.setattr(workers, "Child", no_device)
-    report = verdict(get(record["exercise"]), *record["args"], **record["kw"])
+    chk = replace(record["check"], ex=get(record["exercise"]))
+    report = verdict(chk, record["passes"], record["where"])
     assert report.passed == record["passed"]
     assert report.message == record["message"]

@@ -12,7 +12,8 @@ import pytest
 from helpers.checking import CheckOptions
 from helpers.checking.diagnosis import describe_case, unguarded, wrapped
 from helpers.checking.judge import analyse, sentinel
-from helpers.checking.passes import Ending, PassResult
+from helpers.checking.learner import Submission
+from helpers.checking.passes import Check, Ending, Passes, PassResult
 from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
 from helpers.exercises import REGISTRY, Case, Scalar, get
@@ -102,8 +103,8 @@ INTEL_DUMP = ("PLEASE submit a bug report to https://software.intel.com/en-us/su
 def _crashed(output: str) -> str:
     dp = PassResult(INTEL, [CASE], results={}, ending=Ending(built=True, exit_code=-11))
     dp.ending.crashed_in, dp.ending.output = 0, output
-    return verdict(get("float_copy"), "k.cl", "cpu", dp, None, 1, Path("k.cl"),
-                   CheckOptions()).message
+    chk = Check(get("float_copy"), Submission(Path("k.cl"), ""), 1, CheckOptions(), None)
+    return verdict(chk, Passes(dp), "cpu").message
 
 
 def test_a_learners_crash_leads_with_the_kernel_and_the_drivers_report_comes_last_as_its():

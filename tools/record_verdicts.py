@@ -1,6 +1,7 @@
 """Record checks' passes for tests that replay the verdict without a device (as kernel_tuner
 replays its cache): each right or wrong kernel below is checked for real, and what the verdict
-was given (the device's pass, Oclgrind's, the probe, the seed) is kept with what it said.
+was given (the check, less its exercise's record and workers; its passes; the device's name) is
+kept with what it said.
 
     python tools/record_verdicts.py   # writes tests/recorded/verdicts.pickle
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import pickle
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's helpers
@@ -44,9 +46,9 @@ def main() -> int:
         seen = {}
         real = check_run.verdict
 
-        def keep(*args, seen=seen, real=real, **kw):
-            seen["args"], seen["kw"] = args, kw
-            seen["report"] = report = real(*args, **kw)
+        def keep(chk, passes, where, seen=seen, real=real):
+            seen["check"], seen["passes"], seen["where"] = chk, passes, where
+            seen["report"] = report = real(chk, passes, where)
             seen["passed"], seen["message"] = report.passed, report.message   # as it said then
             return report
         check_run.verdict = keep
@@ -54,13 +56,15 @@ def main() -> int:
             report = run_check(name, kernel=path, seed=12345)
         finally:
             check_run.verdict = real
-        if "args" not in seen:
+        if "check" not in seen:
             print(f"left out (no verdict was asked: {report.message.splitlines()[0]}): {kernel}")
             continue
         records.append({"exercise": name, "kernel": kernel, "about": about,
-                        # the record's functions are not kept: the replay takes it by its name
-                        "args": seen["args"][1:], "kw": seen["kw"], "passed": seen["passed"],
-                        "message": seen["message"]})
+                        # the check as the verdict saw it, less the exercise's record (its
+                        # functions are not kept: the replay takes it by its name) and its workers
+                        "check": replace(seen["check"], ex=None, lease=None),
+                        "passes": seen["passes"], "where": seen["where"],
+                        "passed": seen["passed"], "message": seen["message"]})
         print(f"{kernel}: {'passed' if seen['passed'] else 'failed'}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_bytes(pickle.dumps(records))

@@ -44,6 +44,7 @@ from .options import (
 )
 from .passes import (
     Check,
+    Passes,
     PassPlan,
     PassResult,
     oclgrind_cases,
@@ -268,7 +269,7 @@ def _local_memory_probe(chk: Check, spec: DeviceSpec, dp: PassResult,
 
 def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     ex, path, seed, options = chk.ex, chk.path, chk.seed, chk.options
-    name, shown, spec, where = ex.name, display_path(path), DeviceSpec.of(dev), describe(dev)
+    name, spec, where = ex.name, DeviceSpec.of(dev), describe(dev)
     beside = _Beside(chk)
     dp = run_pass(chk, spec, ex.cases_for(device_limits(dev)),
                   PassPlan(options.run_timeout, guard=True),
@@ -283,7 +284,7 @@ def _passes(chk: Check, dev, on_verdict=None) -> CheckReport:
     op = _oclgrind_facts(chk, dp, beside)
     if op is not None and op.findings:
         probe = None        # what Oclgrind found, at its line, is the verdict
-    report = verdict(ex, shown, where, dp, op, seed, path, options, probe)
+    report = verdict(chk, Passes(dp, op, probe), where)
     if report.passed and not report.miscompiled and ex.technique is not None:
         report = _technique(chk, report, where)
     warned = False

@@ -133,6 +133,17 @@ class Check:
         return self.submission.text
 
 
+@dataclass(frozen=True)
+class Passes:
+    """What the verdict is given of a check's passes: the device's, Oclgrind's (None where it
+    could not run) and the local-memory probe's (the failing cases run again with two patterns
+    in local memory, when Oclgrind could not look for uninitialized values)."""
+
+    device: PassResult
+    oclgrind: PassResult | None = None
+    probe: PassResult | None = None
+
+
 def worker_key(device: DeviceSpec, env: dict[str, str], owner: str) -> workers.Key:
     # PYOPENCL_NO_CACHE: built from source every time, so that the compiler's warnings are there to
     # show (a binary from pyopencl's cache comes with an empty build log)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..exercises import Exercise
+from ..paths import display_path
 from ..wording import plural
 from .diagnosis import (
     CLEAN,
@@ -28,8 +29,8 @@ from .diagnosis import (
     output_tail,
     outside_a_buffer,
 )
-from .options import OUTPUT_LIMIT, CheckOptions
-from .passes import PassResult, beyond_oclgrind
+from .options import OUTPUT_LIMIT
+from .passes import Check, Passes, PassResult, beyond_oclgrind
 
 
 @dataclass
@@ -176,13 +177,13 @@ class _Verdict:
     """The two passes' facts, and the steps that turn them into a report: the first step that
     has something to say gives it (see :func:`verdict`)."""
 
-    def __init__(self, ex: Exercise, shown: str, where: str, dp: PassResult,
-                 op: PassResult | None, seed: int, path: Path, options: CheckOptions,
-                 probe: PassResult | None):
-        self.ex, self.name, self.shown, self.where = ex, ex.name, shown, where
-        self.dp, self.op, self.seed, self.path, self.probe = dp, op, seed, path, probe
-        self.run_timeout = options.run_timeout
-        self.oclgrind_run_timeout = options.oclgrind_run_timeout
+    def __init__(self, chk: Check, passes: Passes, where: str):
+        ex, dp, op = chk.ex, passes.device, passes.oclgrind
+        self.ex, self.name, self.shown, self.where = ex, ex.name, display_path(chk.path), where
+        self.dp, self.op, self.seed, self.path = dp, op, chk.seed, chk.path
+        self.probe = passes.probe
+        self.run_timeout = chk.options.run_timeout
+        self.oclgrind_run_timeout = chk.options.oclgrind_run_timeout
         self.n_small = len(op.cases) if op else 0
         self.oclgrind_clean = op is not None and op.all_ok() and not op.findings
         self.device_ok = dp.all_ok()
@@ -359,13 +360,10 @@ class _Verdict:
         return lines
 
 
-def verdict(ex: Exercise, shown: str, where: str, dp: PassResult, op: PassResult | None,
-            seed: int, path: Path, options: CheckOptions,
-            probe: PassResult | None = None) -> CheckReport:
-    """Combine the two passes into the report (see the module docstring); ``probe``: the failing
-    cases run again with two local-memory patterns (when Oclgrind could not look for
-    uninitialized values)."""
-    v = _Verdict(ex, shown, where, dp, op, seed, path, options, probe)
+def verdict(chk: Check, passes: Passes, where: str) -> CheckReport:
+    """The check's report from its passes (see the module docstring); ``where``: the device, as
+    the report names it."""
+    v = _Verdict(chk, passes, where)
     return (v.beside_a_gap() or v.on_local_memory() or v.passed() or v.partial_look()
             or v.refereed() or v.failed(v.what_went_wrong()))
 
