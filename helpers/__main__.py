@@ -150,9 +150,9 @@ def _grade(args: argparse.Namespace) -> int:
     from .checking.grading.running import Interrupted
     if hasattr(signal, "SIGTERM"):   # a grade told to stop stops as after Ctrl-C, cleaning up
         signal.signal(signal.SIGTERM, _interrupt)
-    if not args.no_sandbox:    # an ordinary user's grader starts again in mounts of its own, for
-        from .checking.scratch import restart_with_own_mounts  # its workers' scratch tmpfs
-        restart_with_own_mounts()     # (where it cannot, the grade says so and goes on)
+    if not args.no_sandbox and args.from_command_line:   # an ordinary user's grader starts
+        from .checking.scratch import restart_with_own_mounts  # again in mounts of its own,
+        restart_with_own_mounts()     # for its workers' tmpfs (where it cannot, the grade says why)
     try:
         grades = grade(args.submissions, args.out, jobs=args.jobs, only=args.only,
                        require_speed=args.require_speed, notebooks=args.notebooks,
@@ -385,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.from_command_line = argv is None   # not a call from inside another program
     if args.command in ("setup", "lab"):   # before anything is installed: no pyopencl yet
         return _install(args)
     if args.command == "slides":           # no device needed

@@ -194,7 +194,7 @@ def test_a_worker_that_fills_its_folder_stops_at_its_tmpfs_and_leaves_nothing(mo
 # run by the ordinary user: the grader's start (mounts of its own), then a graded worker that
 # tells its capabilities and fills its folder, as in the test above
 _FILLER = """
-import json, sys
+import json, os, sys
 from pathlib import Path
 from helpers.checking.scratch import can_mount, restart_with_own_mounts
 why = restart_with_own_mounts()
@@ -212,7 +212,11 @@ try:
 finally:
     child.stop()
 left = [x for x in Path("/proc/self/mountinfo").read_text().splitlines() if f" {child.dir} " in x]
+mine = {k: int(v, 16) for k, v in (line.split(":") for line in
+                                   Path("/proc/self/status").read_text().splitlines()
+                                   if line.startswith("Cap"))}
 print(json.dumps({"why": why, "can": can_mount(), "ended": out.ended, "output": out.output,
+                  "mine": mine, "said": os.environ.get("COURSE_OWN_MOUNTS"),
                   "caps": [e for e in seen if e["event"] == "caps"], "filled": seen[-1],
                   "mounted": mounted, "left": left, "folder": child.dir.exists()}))
 """
@@ -235,6 +239,11 @@ def test_an_ordinary_users_grader_bounds_each_workers_folder_with_a_tmpfs_too():
         assert run.returncode == 0, run.stdout + run.stderr
         said = json.loads(run.stdout.strip().splitlines()[-1])
         assert said["why"] is None and said["can"], said
+        # the grader keeps the right to mount (CAP_SYS_ADMIN, bit 21) to itself: none of it in
+        # the sets that pass to a program it starts, nor the variable that told it
+        mine = said["mine"]
+        assert mine["CapEff"] & (1 << 21) and not mine["CapAmb"] and not mine["CapInh"], mine
+        assert said["said"] is None
         assert said["caps"] and all(v == 0 for k, v in said["caps"][0].items()
                                     if k in ("CapInh", "CapPrm", "CapEff", "CapAmb")), said["caps"]
         assert said["ended"], said["output"]
@@ -246,6 +255,29 @@ def test_an_ordinary_users_grader_bounds_each_workers_folder_with_a_tmpfs_too():
         assert not [p.name for p in home.iterdir() if p.name != ".cache"]
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def test_where_no_user_namespace_is_given_the_grader_says_why_and_goes_on():
+    """Where the kernel gives an ordinary user's grader no user namespace (here a sandbox that
+    forbids them, as a container or AppArmor's rule may), it is not started again in one: it
+    says why, keeps no capability, and grades with each folder on the disk."""
+    if why_not() is not None:
+        pytest.skip(f"no sandbox here: {why_not()}")
+    become, _ = _ordinary_user()
+    from helpers.checking.sandbox import bwrap
+    code = ("import json, os; from helpers.checking.scratch import can_mount, "
+            "restart_with_own_mounts as r; why = r(); print(json.dumps([why, can_mount(), "
+            "[x for x in open('/proc/self/status') if x.startswith(('CapEff', 'CapInh', "
+            "'CapAmb'))]]))")
+    run = subprocess.run([bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                          "--tmpfs", "/tmp", "--unshare-user", "--disable-userns", "--chdir",
+                          str(ROOT), "--", sys.executable, "-c", code], preexec_fn=become,
+                         capture_output=True, text=True, timeout=120,
+                         env={**_without_roots(os.environ), "HOME": "/tmp"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    why, can, caps = json.loads(run.stdout.strip().splitlines()[-1])
+    assert why and "user namespace" in why and not can, why
+    assert all(line.split()[1].strip("0") == "" for line in caps), caps
 
 
 @as_root_in_the_sandbox

@@ -8,7 +8,7 @@ exercises into the README's course map.
 Run it in a clean checkout: it reads the skeletons from kernels/. An exercise's code cell that is
 ``check("NAME")`` alone becomes its ``%%kernel NAME`` cell.
 
-The registry's ``Exercise.hints`` are the only source of the hints (see
+The registry's ``Teaching.hints`` are the only source of the hints (see
 helpers/exercises/cells.py). In each exercise's hint cell (the markdown cell nearest before
 its check that holds hint blocks) this replaces everything from the first
 ``<details><summary>Hint`` to the last hint's or the solution's ``</details>`` with

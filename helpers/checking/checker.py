@@ -362,7 +362,7 @@ def _interleaved_speed(chk: Check, spec: DeviceSpec) -> PassResult:
     worker of the course's own that never runs learner code (the solution never enters a
     learner's process: a kernel there could send its text back in a diagnosis), one round each
     in turn, SPEED_ROUNDS times: a burst of other work on a laptop then slows a round of each,
-    not all of one kernel's rounds. Each kernel keeps its fastest round (see runner.speed_main).
+    not all of one kernel's rounds. Each kernel keeps its fastest round (see worker_side.speed_main).
     The device's peaks are measured once, in the learner's first round."""
     from dataclasses import replace
 

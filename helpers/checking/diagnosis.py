@@ -28,7 +28,7 @@ def _value(x: float | int) -> str:
     return str(x)
 
 def _shift(name: str, k: int, told: str) -> list[str]:
-    """The sentence for an output that is the answer moved ``k`` places (runner.shifted_by):
+    """The sentence for an output that is the answer moved ``k`` places (judge.shifted_by):
     ``told`` "guess" adds the likely slip, "fact" says the shift alone (something else, Oclgrind's
     finding at a line or a named mistake, says why), "" nothing (the results are undefined)."""
     if not told:
@@ -45,7 +45,7 @@ def _shift(name: str, k: int, told: str) -> list[str]:
 def describe_buffer(name: str, f: dict, case: Case, shape: tuple[int, int] | None = None,
                     past_the_end: str = UNGUARDED.format(guard="if (i < n)"),
                     shift: str = "guess") -> list[str]:
-    """Sentences for what went wrong in one buffer of one case (see runner.analyse); ``shape``
+    """Sentences for what went wrong in one buffer of one case (see judge.analyse); ``shape``
     (rows, columns) places the elements of a 2-D buffer; ``past_the_end``: what a store past the
     end that the work-items past the data could have made means (:func:`unguarded`; "" where the
     buffer is not one element a work-item: then an index computed past the end); ``shift``: how
@@ -474,7 +474,7 @@ def speed_report(ex: Exercise, sp: PassResult, dev) -> tuple[list[str], bool | N
     peak = sp.peak.get("gflop_per_s" if perf.peak == "compute" else "copy_gb_per_s") or 0.0
     case = Case.from_json(yours["case"])
     value, text = _speed_of(yours, perf)
-    # the runner measured the peak again where a kernel beat it: one still beaten is named as
+    # the worker measured the peak again where a kernel beat it: one still beaten is named as
     # the yardstick that failed, never printed as a share above 100%
     mine = Share(value, peak, kind, failed=bool(peak) and value > peak)
     lines = [f"Speed ({case.label()}; the best of {yours.get('rounds', 1)} medians of "

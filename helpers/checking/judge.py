@@ -234,7 +234,7 @@ def tail_length(length: int, max_local: int) -> int:
 
 
 HEAD_BYTES_MOST = 1 << 20   # a head guard band is the device's alignment (4 KiB or more), no more
-POISON_RUNS = 3             # a case run with local memory starting as patterns (see runner)
+POISON_RUNS = 3             # a case run with local memory starting as patterns (see worker_side)
 
 
 class RawUnreadable(Exception):
@@ -302,7 +302,7 @@ def judge_case(ex: Exercise, case: Case, seed: int, folder: Path, ev: dict, guar
     head = {b: ev["head"][b] for b, _, _ in parts}
     tail = {b: ev["tail"][b] for b, _, _ in parts}
     facts = analyse(ex, case, inputs, expected, got_runs[0], head, tail)
-    if runs == POISON_RUNS:   # the same pattern twice, then the other (see runner.poisoned_runs)
+    if runs == POISON_RUNS:   # the same pattern twice, then the other (see worker_side, .poison)
         def outputs(got: dict) -> list[bytes]:
             return [got[b.name].tobytes() for b in ex.outputs()]
         first = outputs(got_runs[0])

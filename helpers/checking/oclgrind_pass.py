@@ -135,7 +135,7 @@ def oclgrind_split(chk: Check, cases: list[Case], run_timeout: float, stop=None,
     if not stopped_by_check and any(_referee_gap(op) for op in done):
         # Oclgrind could not simulate this kernel with all its plugins (see oclgrind_pass): what
         # the shares saw before it ran again without one is no sign of the kernel, so the small
-        # cases run again as one worker runs them, and the widest after them (see run._passes)
+        # cases run again as one worker runs them, and the widest after them (see checker._passes)
         return oclgrind_pass(chk, cases[:watch.anticipated], run_timeout, stop)
     for k, op in enumerate(done):
         if watch.stopped[k] and op.ending.cancelled and not stopped_by_check:

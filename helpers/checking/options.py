@@ -26,7 +26,7 @@ OCLGRIND_BUDGET = 70_000     # work-items a failing case may have to be re-run o
 # variable in memory, which it follows byte by byte), and a value read before it is written shows
 # in the small cases of every exercise as it does in a large one. The larger cases run in a worker
 # without it, their races, bounds and counts still judged; the check's own look at local memory
-# (.poison, run._local_memory_probe) runs on the device for every kernel that uses it
+# (.poison, checker._local_memory_probe) runs on the device for every kernel that uses it
 # (results/history/oclgrind-case-times-*-unoptimized-amd-epyc-2cores.json).
 UNINITIALIZED_UP_TO = 512
 

@@ -338,8 +338,8 @@ class PassPlan:
     guard: bool = False
     env: dict[str, str] = field(default_factory=dict)
     speed: bool = False
-    roles: tuple[str, ...] = ("yours",)   # a speed pass: whose kernels it times (see runner)
-    rounds: int = 0                      # ... in how many rounds (0: runner.SPEED_ROUNDS)
+    roles: tuple[str, ...] = ("yours",)   # a speed pass: whose kernels it times (see worker_side)
+    rounds: int = 0                      # ... in how many rounds (0: worker_side.SPEED_ROUNDS)
     peak: bool = True                    # ... measuring the device's peaks too
     poison: bool = False
     first_failure: bool = False

@@ -50,18 +50,38 @@ def can_mount() -> bool:
 
 
 # the small program: its namespaces, then the grader's command again, with CAP_SYS_ADMIN kept (in
-# the inheritable set, then the ambient one); it says how that went in COURSE_OWN_MOUNTS
+# the inheritable set, then the ambient one); it says how that went in COURSE_OWN_MOUNTS. A child
+# tries the namespaces first: where the kernel gives one but refuses its user's map (AppArmor's
+# rule on Ubuntu 23.10 and later), the program itself never enters one it cannot use
 _RESTART = r"""
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
-uid, gid, said = os.getuid(), os.getgid(), "yes"
-if libc.unshare(0x10000000 | 0x00020000) != 0:
-    said = "the kernel refused a user namespace (" + os.strerror(ctypes.get_errno()) + ")"
-else:
-    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
-                       ("gid_map", f"{gid} {gid} 1")):
-        with open("/proc/self/" + name, "w") as f:
-            f.write(text)
+uid, gid = os.getuid(), os.getgid()
+
+def enter():
+    if libc.unshare(0x10000000 | 0x00020000) != 0:
+        return "the kernel refused a user namespace (" + os.strerror(ctypes.get_errno()) + ")"
+    try:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                           ("gid_map", f"{gid} {gid} 1")):
+            with open("/proc/self/" + name, "w") as f:
+                f.write(text)
+    except OSError as e:
+        return "its user namespace could not map its user (" + (e.strerror or str(e)) + ")"
+    return "yes"
+
+read, write = os.pipe()
+child = os.fork()
+if child == 0:
+    os.close(read)
+    os.write(write, enter().encode())
+    os._exit(0)
+os.close(write)
+said = os.read(read, 4096).decode() or "the trial of a user namespace said nothing"
+os.waitpid(child, 0)
+if said == "yes":
+    said = enter()
+if said == "yes":
     head, data = (ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)()
     libc.capget(head, data)
     data[2] |= 1 << 21
@@ -71,15 +91,19 @@ os.environ.update(COURSE_OWN_MOUNTS=said)
 os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
 """
 _AMBIENT, _CLEAR_ALL = 47, 4      # prctl PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+_CAPS_V3 = 0x20080522             # _LINUX_CAPABILITY_VERSION_3 (capget, capset)
+WHY_NOT: list[str] = []           # why this process has no mounts of its own, once it knows
 
 
 def restart_with_own_mounts() -> str | None:
-    """An ordinary user's grader: this process's command again, in mounts of its own (see the
-    module), where it may mount each worker's scratch tmpfs; it does not return then. Once
-    started again: the capability its ``exec`` kept is cleared (the processes it starts get
-    none), and None, or the sentence that says why it has no mounts of its own (user namespaces
-    off, a container that forbids them): each worker's folder then stays on the disk, its files
-    bounded one by one. Root needs none: None."""
+    """An ordinary user's grader, started from its command line (never a function called inside
+    another program, which would run that program again): this process's command again, in
+    mounts of its own (see the module), where it may mount each worker's scratch tmpfs; it does
+    not return then. Once started again: the capability its ``exec`` kept leaves the sets that
+    pass it on (ambient, inheritable), so that nothing it starts gets it, and the variable that
+    said so leaves its environment; then None, or the sentence that says why it has no mounts
+    of its own (user namespaces off, a rule that forbids them; also in :data:`WHY_NOT`): each
+    worker's folder then stays on the disk, its files bounded one by one. Root needs none."""
     from .. import settings
     if os.name != "posix" or not sys.platform.startswith("linux") or os.geteuid() == 0:
         return None
@@ -89,8 +113,24 @@ def restart_with_own_mounts() -> str | None:
         sys.stderr.flush()
         os.execv(sys.executable, [sys.executable, "-I", "-S", "-c", _RESTART,
                                   *sys.orig_argv[1:]])
-    _libc().prctl(_AMBIENT, _CLEAR_ALL, 0, 0, 0)
-    return None if said == "yes" and can_mount() else said
+    os.environ.pop("COURSE_OWN_MOUNTS", None)
+    _keep_to_this_process()
+    why = None if can_mount() else (said if said != "yes" else
+                                    "the right to mount did not survive the start")
+    if why is not None:
+        WHY_NOT[:] = [why]
+    return why
+
+
+def _keep_to_this_process() -> None:
+    """The right to mount out of the ambient and inheritable sets: this process keeps it (its
+    permitted and effective sets), no program it starts gets it."""
+    libc = _libc()
+    libc.prctl(_AMBIENT, _CLEAR_ALL, 0, 0, 0)
+    head, data = (ctypes.c_uint32 * 2)(_CAPS_V3, 0), (ctypes.c_uint32 * 6)()
+    if libc.capget(head, data) == 0:
+        data[2] = data[5] = 0          # the inheritable set, both words
+        libc.capset(head, data)
 
 
 def mount_scratch(folder: Path, mb: int, uid: int | None) -> bool:

@@ -168,10 +168,11 @@ def _say_how_it_runs(sandbox: bool) -> None:
                                   f"notebooks are hostile input: install it, or grade with "
                                   f"--no-sandbox, only on a machine that holds nothing else")
         if os.name == "posix" and os.geteuid() != 0:
-            from ..scratch import can_mount
+            from ..scratch import WHY_NOT, can_mount
+            why = WHY_NOT[0] if WHY_NOT else "it was not started from its command line"
             space = ("each worker's folder a tmpfs of its own (--scratch-mb)" if can_mount() else
-                     "each worker's folder on the disk, bounded file by file only (this process "
-                     "has no mounts of its own: see helpers/checking/scratch.py)")
+                     f"each worker's folder on the disk, bounded file by file only (no mounts of "
+                     f"its own: {why}; see helpers/checking/scratch.py)")
             print(f"grading as an ordinary user: each learner's work runs in the sandbox, but as "
                   f"you (not as a user of its own), its processes bounded by your own limit on "
                   f"processes (no control groups), {space}", flush=True)
