@@ -65,8 +65,12 @@ def test_profile_check_shows_where_the_time_goes_cold_and_warm(oclgrind_present)
             (re.match(r"^  (.{44}) +(\S+) +(\S+)$", line) for line in lines[2:]) if m}
     for phase in ("device: build", "device: cases", "Oclgrind: build", "Oclgrind: cases",
                   "the check, from call to verdict", "wall time, all of it"):
-        cold, warm = rows[phase]
-        assert float(cold.rstrip("s")) > 0 and float(warm.rstrip("s")) > 0, (phase, out.stdout)
+        cold, warm = (float(x.rstrip("s")) for x in rows[phase])
+        # a phase is timed by its events' arrival: Oclgrind builds float_copy in about 10 ms,
+        # and on a loaded machine its "ready" and "built" can be read together (0.000 s)
+        least = 0 if phase.startswith("Oclgrind") else 1e-6
+        assert cold >= least and warm >= least, (phase, out.stdout)
+    assert sum(float(rows[p][0].rstrip("s")) for p in ("Oclgrind: build", "Oclgrind: cases")) > 0
     assert any(line.startswith("  Oclgrind cases (") for line in lines), out.stdout
     record = json.loads(helpers_cli("profile", "check", "float_copy", "--kernel",
                                     str(TESTS / "wrong" / "float_copy" / "no_guard.cl"),
