@@ -10,7 +10,14 @@ from helpers.checking import CheckOptions
 from helpers.checking.diagnosis import describe_buffer, signature
 from helpers.checking.learner import Submission
 from helpers.checking.oclgrind import Finding
-from helpers.checking.passes import Check, Ending, Passes, PassResult
+from helpers.checking.passes import (
+    Check,
+    Ending,
+    OclgrindResult,
+    Passes,
+    PassResult,
+    SpeedResult,
+)
 from helpers.checking.verdict import verdict
 from helpers.device import DeviceSpec
 from helpers.exercises import Case, get
@@ -65,9 +72,12 @@ def _verdict(dp: PassResult, op: PassResult | None):
 
 
 def _pass(spec, cases, results, findings=()):
-    p = PassResult(spec, cases, results=dict(enumerate(results)),
-                   ending=Ending(built=True, done=True, exit_code=0))
-    p.findings = list(findings)
+    """A finished pass: an Oclgrind pass (with ``findings``) on Oclgrind, else the device's."""
+    kind = OclgrindResult if spec.is_oclgrind else PassResult
+    p = kind(spec, cases, results=dict(enumerate(results)),
+             ending=Ending(built=True, done=True, exit_code=0))
+    if findings:
+        p.findings = list(findings)
     return p
 
 
@@ -177,7 +187,7 @@ class _Dev:
 def _speed_pass(yours: float, solution: float, given: float | None = None) -> PassResult:
     ex = get("transpose")
     case = ex.performance.case.to_json()
-    sp = PassResult(POCL, [])
+    sp = SpeedResult(POCL, [])
     sp.ending.done = True
     sp.peak = {"copy_gb_per_s": 100.0, "gflop_per_s": 1000.0}
     for role, gb in (("yours", yours), ("solution", solution), ("given", given)):
@@ -206,7 +216,7 @@ def test_speed_target_is_a_share_of_the_solution_and_a_cpu_is_told_why_it_may_di
 
 def test_a_speed_pass_that_failed_says_so_and_decides_nothing():
     from helpers.checking.diagnosis import speed_report
-    sp = PassResult(POCL, [])
+    sp = SpeedResult(POCL, [])
     sp.ending.output = "Traceback ...\nRuntimeError: out of resources\n"
     lines, reached = speed_report(get("transpose"), sp, _Dev(gpu=True))
     assert reached is None
@@ -646,7 +656,7 @@ def _split_calls(monkeypatch, report_in_first: bool = False):
     def fake(chk, spec, cases, plan, stop=None, progress=None):
         follows = "OCLGRIND_UNINITIALIZED" in plan.env
         calls.append(([c.work_items for c in cases], follows))
-        p = PassResult(spec, cases, {i: dict(RIGHT) for i in range(len(cases))},
+        p = OclgrindResult(spec, cases, {i: dict(RIGHT) for i in range(len(cases))},
                        ending=Ending(done=True))
         if report_in_first and follows:
             p.findings = [Finding("uninitialized", "an uninitialized value", "", 3, 1, None, None)]
@@ -701,7 +711,7 @@ def test_the_learners_rounds_and_the_solutions_are_timed_in_turn(monkeypatch, tm
     def fake(chk, spec, cases, plan, **kw):
         role = "solution" if "solution" in plan.roles else "yours"
         calls.append((role, plan.rounds, plan.peak))
-        p = PassResult(spec, cases, ending=Ending(done=True))
+        p = SpeedResult(spec, cases, ending=Ending(done=True))
         t = next(seconds)
         p.speed = {role: {"seconds": t, "round_seconds": [t], "rounds": 1}}
         return p

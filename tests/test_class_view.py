@@ -217,13 +217,13 @@ def test_the_matrix_as_csv_in_the_graders_format():
 def test_a_failed_checks_mistake_in_a_few_words():
     from helpers.checking.mistakes import likely_mistake
     from helpers.checking.oclgrind import Finding
-    from helpers.checking.passes import Ending, PassResult
+    from helpers.checking.passes import Ending, OclgrindResult, PassResult
     from helpers.device import DeviceSpec
     cpu = DeviceSpec("p", "v", "cpu")
 
     def report(message="float_copy failed", results=None, findings=(), **dp):
         d = PassResult(cpu, [], results=results or {}, ending=Ending(**dp))
-        op = PassResult(cpu, [])
+        op = OclgrindResult(cpu, [])
         op.findings = list(findings)
         return SimpleNamespace(passed=False, message=message, device_pass=d, oclgrind_pass=op)
     assert likely_mistake(report("x\n  likely mistake: taps reversed. More")) == "taps reversed"

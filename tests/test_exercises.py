@@ -374,10 +374,10 @@ def test_a_gap_left_after_the_unoptimized_build_passes_on_the_device_with_what_w
     the learner reads what was not looked for (the verdict on such facts)."""
     from helpers.checking.diagnosis import oclgrind_gap
     from helpers.checking.oclgrind import Gap
-    from helpers.checking.passes import PassResult
+    from helpers.checking.passes import OclgrindResult
     from helpers.device import DeviceSpec
-    op = PassResult(DeviceSpec("Oclgrind", "OpenCL 1.2 (Oclgrind 21.10)", "Oclgrind Simulator"),
-                    [], gaps=[Gap("llvm.usub.sat.i32")])
+    op = OclgrindResult(DeviceSpec("Oclgrind", "OpenCL 1.2 (Oclgrind 21.10)",
+                                   "Oclgrind Simulator"), [], gaps=[Gap("llvm.usub.sat.i32")])
     said = oclgrind_gap(op)
     assert "does not know llvm.usub.sat" in said and "write max(x, y) - y" in said
     assert "out-of-bounds accesses and races were not looked for" in said

@@ -13,7 +13,15 @@ from ..device import DeviceSpec
 from ..exercises import Case
 from . import oclgrind
 from .options import UNINITIALIZED_UP_TO
-from .passes import UNOPTIMIZED, Check, PassPlan, PassResult, oclgrind_environment, run_pass
+from .passes import (
+    UNOPTIMIZED,
+    Check,
+    OclgrindResult,
+    PassPlan,
+    PassResult,
+    oclgrind_environment,
+    run_pass,
+)
 
 
 def shares(cases: list[Case], workers: int) -> list[list[int]]:
@@ -175,7 +183,7 @@ def gathered(cases: list[Case], parts: list[tuple[list[int], PassResult]]) -> Pa
     pass over ``cases``: a case index of a part (where it hung, crashed, stopped) becomes the index
     in ``cases``; what one part found or suffered, the whole did."""
     first = parts[0][1]
-    out = PassResult(first.device, list(cases))
+    out = OclgrindResult(first.device, list(cases))
 
     def where(idx: list[int], i: int | None) -> int | None:
         if i is None or i < 0:

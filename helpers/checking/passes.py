@@ -71,8 +71,9 @@ class Timing:
 
 @dataclass(slots=True)
 class PassResult:
-    """What one pass did: its cases' results, how its worker ended (:class:`Ending`) and when
-    (:class:`Timing`); an Oclgrind pass's reports, a speed pass's times."""
+    """What one pass did on the device (the device's run; the base of the other passes'
+    results): its cases' results, how its worker ended (:class:`Ending`) and when
+    (:class:`Timing`)."""
 
     device: DeviceSpec
     cases: list[Case]
@@ -81,19 +82,6 @@ class PassResult:
     timing: Timing = field(default_factory=Timing)
     worker_dir: Path | None = None     # the worker's own folder (what its plugins wrote there)
     poison_ready: bool | None = None  # asked to start local memory as a pattern: it could
-    # an Oclgrind pass: its reports, what it could not simulate, its instruction counts ("load
-    # local": n), a plugin left out after it crashed and why, the counts per launch, and the case
-    # (-1: the build) it first reported in
-    findings: list[oclgrind.Finding] = field(default_factory=list)
-    gaps: list[oclgrind.Gap] = field(default_factory=list)
-    executed: dict[str, int] | None = None
-    skipped_plugin: str = ""
-    skipped_why: str = ""
-    launch_counts: list = field(default_factory=list)
-    reported_in: int | None = None
-    # a speed pass: role -> timing, and the device's peaks
-    speed: dict[str, dict] = field(default_factory=dict)
-    peak: dict = field(default_factory=dict)
 
     def not_run(self) -> list[int]:
         """Cases the contract allows but this device does not for this kernel (too large)."""
@@ -111,6 +99,30 @@ class PassResult:
         e = self.ending
         return (e.exit_code is None and e.hung_in is None and not e.flooded and not e.cancelled
                 and not e.cut_short and e.internal_error is None)
+
+
+@dataclass(slots=True)
+class OclgrindResult(PassResult):
+    """An Oclgrind pass: beside its results, its reports, what it could not simulate, its
+    instruction counts ("load local": n), a plugin left out after it crashed and why, the counts
+    per launch, and the case (-1: the build) it first reported in."""
+
+    findings: list[oclgrind.Finding] = field(default_factory=list)
+    gaps: list[oclgrind.Gap] = field(default_factory=list)
+    executed: dict[str, int] | None = None
+    skipped_plugin: str = ""
+    skipped_why: str = ""
+    launch_counts: list = field(default_factory=list)
+    reported_in: int | None = None
+
+
+@dataclass(slots=True)
+class SpeedResult(PassResult):
+    """A speed pass: role ("yours", "solution", "given") -> its timing, and the device's
+    peaks."""
+
+    speed: dict[str, dict] = field(default_factory=dict)
+    peak: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -241,9 +253,9 @@ class _Listener:
         elif kind in (Event.LAUNCH_ERROR, Event.RUN_ERROR):
             r.results[ev["case"]] = {"ok": False, kind.value: ev["message"]}
             self.tell("result", ev["case"], False)
-        elif kind is Event.SPEED:
+        elif kind is Event.SPEED and isinstance(r, SpeedResult):   # a speed pass's alone
             r.speed[ev["role"]] = ev
-        elif kind is Event.PEAK:
+        elif kind is Event.PEAK and isinstance(r, SpeedResult):
             r.peak = ev
         elif kind is Event.DONE:
             r.ending.done = True
@@ -372,7 +384,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
     it starts (``"start"``) and ends (``"result"``, with whether it was right) and of Oclgrind's
     first report (``"reported"``, in the case it came in)."""
     import threading
-    result = PassResult(device, cases)
+    result = (OclgrindResult if device.is_oclgrind else SpeedResult if plan.speed
+              else PassResult)(device, cases)
     if plan.first_failure:
         stop = stop or threading.Event()
     key = worker_key(device, plan.env, chk.options.owner)
@@ -403,7 +416,8 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
         purge_pocl_cache(began)
     # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
     # its whole life and goes silent after OCLGRIND_MAX_ERRORS, so a later pass would hear nothing
-    if not outcome.ended or result.findings or heard.new_log().strip() or heard.spoiled:
+    reported = isinstance(result, OclgrindResult) and bool(result.findings)
+    if not outcome.ended or reported or heard.new_log().strip() or heard.spoiled:
         chk.lease.discard(key)
     return result
 
@@ -421,11 +435,11 @@ def _ended(result: PassResult, outcome, heard: _Listener, mark: str | None = Non
         outcome.cancelled and result.ending.stopped_at is None, outcome.flooded, outcome.watched)
     if outcome.hung or outcome.watched and not device.is_oclgrind:
         result.ending.hung_in, result.ending.stuck_after = current, heard.given
-    log = heard.new_log()
-    result.findings = oclgrind.parse(log)
-    if result.findings and result.reported_in is None:   # first seen in this last read
-        result.reported_in = min(current, len(result.cases) - 1) if result.cases else current
-    if device.is_oclgrind:
+    if isinstance(result, OclgrindResult):   # Oclgrind's log: read for an Oclgrind pass alone
+        log = heard.new_log()
+        result.findings = oclgrind.parse(log)
+        if result.findings and result.reported_in is None:   # first seen in this last read
+            result.reported_in = min(current, len(result.cases) - 1) if result.cases else current
         err = heard.new_err()
         result.gaps = oclgrind.gaps(log + "\n" + err)
         if mark is not None:
