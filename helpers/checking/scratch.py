@@ -18,6 +18,7 @@ grader clears at once: its children get none).
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 from pathlib import Path
@@ -29,7 +30,9 @@ _SYS_ADMIN = 21                          # CAP_SYS_ADMIN, the right to mount
 _MOUNTED: set[Path] = set()      # the scratch tmpfs this process mounted and has not unmounted
 
 
+@functools.cache
 def _libc():
+    """The C library, loaded once (each mount and unmount of a grade calls into it)."""
     return ctypes.CDLL(None, use_errno=True)
 
 
