@@ -49,6 +49,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -241,11 +242,11 @@ class Child:
         self.sandbox = SANDBOX if key.owner else None    # a learner's work, being graded
         if self.sandbox is not None:
             command, preexec = self.sandbox.prepare(command, self.dir)
-        try:
-            self.proc = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output,
-                env=child_environment(env), cwd=self.dir, bufsize=0,
-                start_new_session=(os.name == "posix"), preexec_fn=preexec)
+        popen = partial(subprocess.Popen, command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                        stderr=self.output, env=child_environment(env), cwd=self.dir, bufsize=0,
+                        start_new_session=(os.name == "posix"), preexec_fn=preexec)
+        try:   # a sandboxed one by a thread that outlives this one (see the sandbox's start)
+            self.proc = popen() if self.sandbox is None else self.sandbox.start(popen)
         except BaseException:
             self._remove_folder()
             raise

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -189,6 +190,39 @@ def test_a_worker_that_fills_its_folder_stops_at_its_tmpfs_and_leaves_nothing(mo
     assert not folder.exists()
     assert not any(f" {folder} " in line
                    for line in Path("/proc/self/mountinfo").read_text().splitlines())
+
+
+def test_a_sandboxed_worker_outlives_the_thread_that_started_it(monkeypatch):
+    """bwrap's --die-with-parent ends a sandbox with the *thread* that started it, not the
+    process: a graded worker started in a pass's thread, or ahead for the learner's next check,
+    was killed (SIGKILL) once that thread returned, and its next request read as the learner's
+    kernel crashing (8 of 12 right kernels' checks, each then purging PoCL's cache). Started in a
+    thread that has ended, it answers as any other."""
+    if why_not() is not None:
+        pytest.skip(f"no sandbox here: {why_not()}")
+    monkeypatch.setattr(sandbox, "COURSE_PARTS", (*sandbox.COURSE_PARTS, "tests"))
+    box = GradingSandbox([], scratch_mb=8)
+    monkeypatch.setattr(workers, "SANDBOX", box)
+    made: list[workers.Child] = []
+
+    def a_pass() -> None:    # starts the worker, goes on with its work a while, and returns
+        made.append(workers.Child(workers.Key("tests.worker_task", owner="early")))
+        made[0].poll_ready()
+        time.sleep(1.0)
+
+    starter = threading.Thread(target=a_pass)
+    starter.start()
+    starter.join()
+    [child] = made
+    try:
+        time.sleep(0.5)    # SIGKILL came at once
+        seen: list[dict] = []
+        out = child.request({"do": "echo", "value": 5}, timeout=120, on_event=seen.append)
+        assert out.ended and out.exit_code is None, (out.exit_code, out.output)
+        assert [e for e in seen if e["event"] == "echo"] == [{"event": "echo", "value": 5}], seen
+    finally:
+        child.stop()
+        box.close()
 
 
 # run by the ordinary user: the grader's start (mounts of its own), then a graded worker that

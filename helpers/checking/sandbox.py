@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import functools
 import os
+import queue
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -457,6 +459,37 @@ def _outermost(paths) -> list[Path]:
     return out
 
 
+class _LastingThread:
+    """A daemon thread, started on first use, that runs the calls handed to it one at a time."""
+
+    def __init__(self) -> None:
+        self._asked: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def call(self, f: Callable):
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name="sandbox-starter",
+                                                daemon=True)
+                self._thread.start()
+        answer: queue.Queue = queue.Queue(maxsize=1)
+        self._asked.put((f, answer))
+        ok, value = answer.get()
+        if not ok:
+            raise value
+        return value
+
+    def _serve(self) -> None:
+        while True:
+            f, answer = self._asked.get()
+            try:
+                answer.put((True, f()))
+            except BaseException as e:   # raised in the thread that asked
+                answer.put((False, e))
+
+
+_LASTING = _LastingThread()
 _SAID: list[bool] = []     # the sentence on workers that keep root's id, said once a process
 
 
@@ -498,6 +531,14 @@ class GradingSandbox:
         mount_scratch(folder, self.scratch_mb, uid)     # where it may (see .scratch)
         return (Jail(scratch=folder, hidden=self.hidden, readable=model_files(),
                      uid=uid).command(command), functools.partial(limits, groups=groups))
+
+    def start(self, popen: Callable[[], subprocess.Popen]) -> subprocess.Popen:
+        """``popen()`` (a worker's bwrap) called by one thread that lives as long as this
+        process: bwrap's ``--die-with-parent`` (``PR_SET_PDEATHSIG``) kills the sandbox when the
+        *thread* that started it ends, so a worker started in a pass's thread, or ahead for the
+        learner's next check, died (SIGKILL, read as a crash of the learner's kernel) as soon
+        as that thread returned."""
+        return _LASTING.call(popen)
 
     def release(self, folder: Path) -> None:
         """The worker in ``folder`` has ended: its scratch tmpfs (if any) goes, whatever it
