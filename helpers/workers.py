@@ -419,6 +419,7 @@ class Pool:
         self._lock = threading.Lock()
         self._reaper: threading.Thread | None = None
         self.prepare_after = True   # start a fresh child after one is discarded
+        self.last_work: set[str] = set()   # owners now at their last work: none started ahead
 
     def _keep(self, key: Key, child: Child) -> None:
         """With the lock held: ``child`` is idle from now."""
@@ -470,13 +471,14 @@ class Pool:
         if not workers_enabled():
             return
         with self._lock:
-            if key in self._idle:
+            if key in self._idle or key.owner in self.last_work:
                 return
             self._keep(key, Child(key))
 
     def close(self, owner: str | None = None) -> None:
         """Stop the idle children (of ``owner``, or all)."""
         with self._lock:
+            self.last_work = {o for o in self.last_work if owner is not None and o != owner}
             keys = [k for k in self._idle if owner is None or k.owner == owner]
             children = [self._idle.pop(k) for k in keys]
             for k in keys:

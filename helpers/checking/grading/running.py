@@ -44,6 +44,14 @@ class _Owners:
         self.left = Counter(tasks)
         self.lock = threading.Lock()
 
+    def starting(self, learner: str) -> None:
+        """A check of ``learner`` starts: when it is their last, no worker is started ahead
+        for a check of theirs that will not come."""
+        from ... import workers
+        with self.lock:
+            if self.left[learner] <= 1:
+                workers.POOL.last_work.add(learner)
+
     def done(self, learner: str) -> None:
         from ... import workers
         with self.lock:
@@ -69,6 +77,8 @@ def grade_one(learner: str, kernel: Path, exercise: str, require_speed: bool,
     options = CheckOptions(solutions=False, require_speed=require_speed,
                            run_timeout=run_timeout or RUN_TIMEOUT, owner=learner,
                            oclgrind_workers=1, seed=content_seed(exercise, kernel))
+    if owners is not None:
+        owners.starting(learner)
     try:
         report = run_check(exercise, kernel, options)
     except Exception as e:  # the checker's own failure: reported in the cell, never fatal
