@@ -33,6 +33,9 @@ _OWNERS = {
     "device_table": "device", "facts": "device",
     "KernelBuildError": "kernels", "build": "kernels", "kernel_path": "kernels",
     "solutions_on": "kernels",
+    # the studies the notebooks import by the package's name
+    "lessons": "studies.lessons", "sgemm": "studies.sgemm", "transfers": "studies.transfers",
+    "tuning": "studies.tuning",
 }
 
 __all__ = sorted(_OWNERS)

@@ -199,7 +199,7 @@ def _install(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .experiments import by_bench_name, run_all, summary
+    from .studies.experiments import by_bench_name, run_all, summary
     known = by_bench_name()
     unknown = set(args.only or []) - set(known)
     if unknown:
@@ -222,7 +222,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from .tuning import TuningFailed, summary, tune_sgemm
+    from .studies.tuning import TuningFailed, summary, tune_sgemm
     try:
         record = tune_sgemm(args.device, args.budget, args.size, args.strategy)
     except TuningFailed as e:

@@ -12,7 +12,8 @@ def hand_on(package: str, owners: dict[str, str], namespace: dict
             ) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` of ``package``, whose names are owned by its modules
     as ``owners`` says (name -> module, relative to the package; a module's own name: the module
-    itself). ``namespace``: the package's globals, where each name is kept once found."""
+    itself, or a module of one of its packages: ``"lessons": "studies.lessons"``). ``namespace``:
+    the package's globals, where each name is kept once found."""
     def __getattr__(name: str):
         owner = owners.get(name, name)
         try:
@@ -21,7 +22,7 @@ def hand_on(package: str, owners: dict[str, str], namespace: dict
             if e.name != f"{package}.{owner}":
                 raise
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-        value = module if owner == name else getattr(module, name)
+        value = module if owner.rpartition(".")[2] == name else getattr(module, name)
         namespace[name] = value
         return value
 

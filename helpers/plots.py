@@ -556,7 +556,7 @@ def _work_group_line(ax, rows: list[dict], color, label: str, chosen: int | str 
 def work_group_sizes(series: dict[str, list[dict]], chosen: int | str | None = None,
                      title: str = "y = a x + y: GB/s against the work-group size") -> Figure:
     """One line per device (``series`` maps a device name to the rows of
-    :func:`helpers.lessons.work_group_sizes`): GB/s at each local size, and a dashed line at the
+    :func:`helpers.studies.lessons.work_group_sizes`): GB/s at each local size, and a dashed line at the
     throughput with the local size left to the driver (NULL). ``chosen`` marks one size ("NULL"
     marks the driver's). Devices whose throughputs differ more than tenfold (a CPU beside the
     H100) each get a panel with a y-axis of its own, and the title says so."""

@@ -1,6 +1,6 @@
 """The timing primitives every measurement of the course shares: the small-size switch, the
 provenance recorded beside a result, kernel times from profiling events, and what a time means
-(GB/s, GFLOP/s). :mod:`helpers.bench`, :mod:`helpers.studies` and :mod:`helpers.transfers` build on
+(GB/s, GFLOP/s). :mod:`helpers.bench`, :mod:`helpers.studies` and :mod:`helpers.studies.transfers` build on
 them; this module imports none of those.
 """
 

@@ -68,7 +68,7 @@ TASKS = {
     "check": "helpers.checking.worker_side",
     "probe": "helpers.driver_probe",
     "devcheck": "helpers.checking.devcheck",
-    "tune": "helpers.tuning",
+    "tune": "helpers.studies.tuning",
     "profile": "helpers.bench",
 }
 

@@ -14,7 +14,7 @@ def import_graph() -> dict[str, set[str]]:
 
 @pytest.mark.once
 @pytest.mark.parametrize("module", ["helpers.studies", "helpers.studies.harness",
-                                    "helpers.studies.registry", "helpers.transfers"])
+                                    "helpers.studies.registry", "helpers.studies.transfers"])
 def test_the_measurements_build_on_timing_not_on_bench(module):
     assert "helpers.bench" not in import_graph()[module]
 

@@ -1,4 +1,4 @@
-"""The studies of helpers.lessons (registers and unrolling, the work-group size, banks, costly
+"""The studies of helpers.studies.lessons (registers and unrolling, the work-group size, banks, costly
 instructions, the rounding of a fused multiply-add, images, host and device at once): every
 kernel checked against numpy on fresh random data at several sizes, on the course device."""
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import lessons, studies
+from helpers import studies
 from helpers.device import course_context
+from helpers.studies import lessons
 
 SIZES = {
     "registers": [dict(channels=300, steps=20), dict(channels=33, steps=5),
@@ -25,9 +26,9 @@ def cq():
 
 
 def test_the_small_sizes_of_the_device_check_are_among_the_tested():
-    from helpers.experiments import with_small_sizes
+    from helpers.studies.experiments import with_small_sizes
     small = {e.name: e.small for e in with_small_sizes() if e.prepare.__module__.startswith(
-        "helpers.lessons")}
+        "helpers.studies.lessons")}
     assert set(small) == set(SIZES)
     for name, params in small.items():
         assert params in SIZES[name]

@@ -12,10 +12,11 @@ import pyopencl as cl
 import pytest
 import tqdm.auto as tqdm_auto
 
-from helpers import cache, sgemm, studies, tuning, workers
+from helpers import cache, studies, workers
 from helpers.device import course_context
 from helpers.paths import ROOT
-from helpers.sgemm import SPACE, Config
+from helpers.studies import sgemm, tuning
+from helpers.studies.sgemm import SPACE, Config
 
 from .bars import RecordingBar
 
@@ -78,7 +79,7 @@ __kernel void sgemm_tiled(__global const float *a, __global const float *b, __gl
     c[row * n + col] = sum;
 }
 """)
-    import helpers.sgemm as module
+    import helpers.studies.sgemm as module
     real = module.kernel_to_measure
     module.kernel_to_measure = lambda name: wrong
     try:

@@ -51,9 +51,9 @@ def test_the_known_wrong_kernels_are_these():
 
 
 def test_the_small_sizes_of_the_device_check_are_among_the_tested():
-    from helpers.experiments import with_small_sizes
+    from helpers.studies.experiments import with_small_sizes
     small = {e.name: e.small for e in with_small_sizes() if e.prepare.__module__.startswith(
-        "helpers.studies")}
+        "helpers.studies") and e.prepare.__module__ != "helpers.studies.lessons"}  # (test_lessons)
     assert set(small) == set(SIZES)
     for name, params in small.items():
         assert params in SIZES[name]

@@ -7,8 +7,9 @@ import matplotlib
 import numpy as np
 import pytest
 
-from helpers import plots, transfers
+from helpers import plots
 from helpers.device import course_context
+from helpers.studies import transfers
 
 matplotlib.use("Agg")
 

@@ -22,8 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import tqdm.auto  # noqa: E402
 from tqdm import tqdm as _tqdm  # noqa: E402
 
-from helpers import bench, tuning  # noqa: E402
+from helpers import bench  # noqa: E402
 from helpers.device import choose_device, course_context  # noqa: E402
+from helpers.studies import tuning  # noqa: E402
 from helpers.timing import environment  # noqa: E402
 
 

@@ -494,7 +494,7 @@ def runs() -> list[Run]:
     for name in ("taps_constant", "taps_global"):
         r.append(Run(name, st, "kernels/studies/access.cl", name, (MILLION,), (256,),
                      {"n": MILLION, "taps": 16}, taps_case(MILLION, name == "taps_constant")))
-    # notebook 09's banks (helpers/lessons.py's small run; 8192 words: 32 KiB, as on NVIDIA)
+    # notebook 09's banks (helpers/studies/lessons.py's small run; 8192 words: 32 KiB, as on NVIDIA)
     for s in (0, 1, 2, 4, 8, 16, 32, 33):
         r.append(Run(f"local_stride stride {s}", st, "kernels/studies/banks.cl", "local_stride",
                      (1 << 14,), (256,), {"stride": s, "reads": 64, "words": 8192},

@@ -13,9 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-from helpers import sgemm, studies
+from helpers import studies
 from helpers.device import course_context
 from helpers.paths import RESULTS
+from helpers.studies import sgemm
 from helpers.timing import environment
 
 

@@ -74,9 +74,10 @@ def main() -> int:
     p.add_argument("--unrolled", action="store_true", help="time every one of UNROLLED")
     args = p.parse_args()
 
-    from helpers import sgemm, studies, tuning
+    from helpers import studies
     from helpers.device import course_context
     from helpers.paths import RESULTS
+    from helpers.studies import sgemm, tuning
     from helpers.timing import environment
 
     region, most = (WIDE, 128) if args.wide else (REGION, sgemm.MAX_RESULTS)

@@ -12,8 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from helpers import sgemm, studies
+from helpers import studies
 from helpers.device import course_context
+from helpers.studies import sgemm
 from helpers.timing import environment
 
 GRID = {"TM": [64, 128], "TN": [64, 128], "TK": [8, 16, 32], "TX": [8, 16, 32], "TY": [8, 16, 32],

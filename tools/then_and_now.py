@@ -82,7 +82,7 @@ def _sustained(step, sync, seconds: float) -> tuple[float, int, float, float]:
 
 
 def power(ctx: cl.Context, queue: cl.CommandQueue, n: int, seconds: float) -> dict:
-    from helpers import sgemm
+    from helpers.studies import sgemm
     from helpers.studies.harness import cupy_on
     tuned = json.loads((ROOT / "results/reference/tune-nvidia-h100.json").read_text())
     config = sgemm.Config.from_json(tuned["best"])

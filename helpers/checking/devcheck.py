@@ -199,7 +199,7 @@ def solution(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> None:
 
 def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
     """Notebook 07's overlap: chunks through one queue and through two, both right."""
-    from ..transfers import overlap
+    from ..studies.transfers import overlap
     result = overlap(ctx, queue, chunks=4, chunk_bytes=1 << 16, rounds=4)
     for run in result["runs"]:
         if not run["correct"]:
@@ -207,11 +207,11 @@ def demo_transfers(ctx: cl.Context, queue: cl.CommandQueue) -> None:
 
 
 def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
-    """A performance study or lesson (:mod:`helpers.experiments`) at its small size: every
+    """A performance study or lesson (:mod:`helpers.studies.experiments`) at its small size: every
     kernel's first result against numpy. A wrong result that the course teaches
     (:data:`helpers.studies.KNOWN_WRONG`) is a note, not a failure."""
     from .. import studies
-    from ..experiments import EXPERIMENTS
+    from ..studies.experiments import EXPERIMENTS
     e = EXPERIMENTS[name]
     prepared = e.prepare(ctx, queue, **e.small)
     known, wrong = [], []
@@ -229,7 +229,7 @@ def study(ctx: cl.Context, queue: cl.CommandQueue, name: str) -> str | None:
 def study_sgemm(ctx: cl.Context, queue: cl.CommandQueue) -> str | None:
     """Notebook 14's ladder at a size off every tile, with the default configuration of
     sgemm_param and three extremes of its space (as tests/test_sgemm.py runs them)."""
-    from ..sgemm import Config, ladder, valid
+    from ..studies.sgemm import Config, ladder, valid
     dev = queue.device
     extremes = {"float4, 128x128 tiles": Config(TM=128, TN=128, TK=32, TX=16, TY=16, VW=4),
                 "runs of 4, prefetched": Config(TM=128, TN=128, TK=8, TX=16, TY=16, VW=2, VR=4,
@@ -248,7 +248,7 @@ def items() -> dict[str, Callable[[cl.Context, cl.CommandQueue], str | None]]:
 
     from ..bench import PEAK_WIDTHS, vector_name
     from ..exercises import exercises
-    from ..experiments import with_small_sizes
+    from ..studies.experiments import with_small_sizes
     found: dict[str, Callable] = {FIRST: one_line_kernel}
     for w in PEAK_WIDTHS:
         found[f"peaks {vector_name(w)}"] = partial(peak_kernels, width=w)

@@ -39,7 +39,7 @@ def _fir_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 def fir(taps: np.ndarray, steps: int, channels: int, x: np.ndarray) -> np.ndarray:
     """y[t][c] = sum_k taps[k] x[t - k][c] (x before 0 is 0), summed in double precision (one
     float64 array: the timing child has a bounded memory beside the driver's). Also the
-    reference of the registers study (helpers.lessons)."""
+    reference of the registers study (helpers.studies.lessons)."""
     x = x.reshape(steps, channels)
     y = np.zeros(x.shape)
     for k, tap in enumerate(taps.astype(np.float64)):

@@ -5,8 +5,12 @@ small sizes and check every kernel against numpy.
 
 One module per notebook (:mod:`.parallelism` 05, :mod:`.memory` 06, :mod:`.reduction` 07,
 :mod:`.matvec` 08, :mod:`.advanced` 10) on a shared :mod:`.harness`; :mod:`.registry` holds the
-known-wrong kernels and the seeds' figures (:data:`HISTORY`, read from ``history.json``). Their
-sizes for the device check, and the bench's list, are in :mod:`helpers.experiments`.
+known-wrong kernels and the seeds' figures (:data:`HISTORY`, read from ``history.json``). Beside
+them, the other studies the notebooks run: the lessons' (:mod:`.lessons`: 02, 03, 06, 07, 09, 11),
+transfers (:mod:`.transfers`, 07), SGEMM and its tuning (:mod:`.sgemm`, :mod:`.tuning`, 14); and
+:mod:`.experiments`, the one registry of what the bench runs and of each study's small sizes for
+the device check. The notebooks import the four by the package's name (``from helpers import
+lessons``), which hands them on from here.
 """
 
 from __future__ import annotations

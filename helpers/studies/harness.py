@@ -2,7 +2,7 @@
 made from numpy arrays, a verify step that compares a kernel's first result with numpy, and
 :func:`measure`, which turns prepared kernels into rows (label, seconds, GB/s, GFLOP/s, correct or
 why not). Also the CuPy baselines' plumbing (:func:`cupy_on`, :func:`cupy_samples`).
-:mod:`helpers.sgemm` and :mod:`helpers.lessons` build on it too."""
+:mod:`.sgemm` and :mod:`.lessons` build on it too."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The matrix-vector ladder's bench experiment, the kernels whose wrong results are lessons, and the
 seeds' historical figures (``history.json`` beside this module). The one registry of the
-experiments is :mod:`helpers.experiments`."""
+experiments is :mod:`.experiments`."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ once (notebook 07; ``lessons.cl``).
 
 Each study follows :mod:`helpers.studies`: a function returns :class:`~helpers.studies.Prepared`
 kernels checked against numpy on fresh random data before they are timed; ``python -m helpers
-bench`` runs them (:mod:`helpers.experiments`); the tests run each at small sizes.
+bench`` runs them (:mod:`helpers.studies.experiments`); the tests run each at small sizes.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import time
 import numpy as np
 import pyopencl as cl
 
-from .exercises import rounded_up
-from .exercises.spill_fix import TAPS, fir
-from .kernels import solution_file
-from .studies.harness import (
+from ..exercises import rounded_up
+from ..exercises.spill_fix import TAPS, fir
+from ..kernels import solution_file
+from ..timing import environment, small_sizes
+from .harness import (
     Prepared,
     StudyMismatch,
     device_output,
@@ -33,7 +34,6 @@ from .studies.harness import (
     seeded_rng,
     to_device,
 )
-from .timing import environment, small_sizes
 
 mf = cl.mem_flags
 def registers(ctx: cl.Context, queue: cl.CommandQueue, channels: int | None = None,

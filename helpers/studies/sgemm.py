@@ -3,7 +3,7 @@ and the exercise sgemm_tiled), the parameterized kernel ``sgemm_param`` with the
 build-time parameters, and the libraries it is measured against (numpy's matmul on the host, cuBLAS
 through cupy on an NVIDIA GPU, CLBlast where its library loads).
 
-Tuning the parameterized kernel is :mod:`helpers.tuning`; this module reads the best configuration
+Tuning the parameterized kernel is :mod:`helpers.studies.tuning`; this module reads the best configuration
 it saved for the device (:func:`tuned_config`).
 """
 
@@ -20,12 +20,13 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pyopencl as cl
 
-from . import cache, settings
-from .device import device_key
-from .exercises import rounded_up
-from .exercises.passed import kernel_to_measure
-from .paths import RESULTS
-from .studies.harness import (
+from .. import cache, settings
+from ..device import device_key
+from ..exercises import rounded_up
+from ..exercises.passed import kernel_to_measure
+from ..paths import RESULTS
+from ..timing import gflop_per_s, small_sizes
+from .harness import (
     Prepared,
     cupy_on,
     cupy_samples,
@@ -37,7 +38,6 @@ from .studies.harness import (
     study_result,
     to_device,
 )
-from .timing import gflop_per_s, small_sizes
 
 FILE = "sgemm.cl"
 TUNED = "tuned-sgemm"   # cache document: device key -> the best configuration a tuning run found

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 
 import numpy as np
 import pyopencl as cl
 
-from .timing import environment, event_seconds, small_sizes
+from ..paths import HELPERS_CL
+from ..timing import environment, event_seconds, small_sizes
 
 KINDS = ("numpy (pageable)", "pinned (ALLOC_HOST_PTR)", "mapped (zero-copy)")
 
@@ -102,7 +102,7 @@ def bandwidth(ctx: cl.Context, queue: cl.CommandQueue, sizes: list[int] | None =
             "zero_copy": zero_copy, "environment": environment(dev)}
 
 
-POLISH_SOURCE = Path(__file__).resolve().parent / "cl" / "transfers.cl"
+POLISH_SOURCE = HELPERS_CL / "transfers.cl"
 
 
 def _polish_reference(x: np.ndarray, rounds: int) -> np.ndarray:
@@ -118,7 +118,7 @@ def overlap(ctx: cl.Context, queue: cl.CommandQueue, chunks: int = 8,
     one queue, once spread over two queues (chunk i on queue i % 2, non-blocking copies), so that
     one queue's copies may run while the other's kernel does. Each command's profiling times are
     kept (seconds from the first command's start) for :func:`helpers.plots.timeline`."""
-    from .kernels import build_file
+    from ..kernels import build_file
 
     dev = queue.device
     if chunk_bytes is None:

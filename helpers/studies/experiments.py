@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 
 import pyopencl as cl
 
-from . import bench, lessons, ndrange, studies, transfers
+from .. import bench, ndrange, studies
+from ..timing import environment, small_sizes
+from ..wording import plural
+from . import lessons, transfers
+from .harness import experiment
 from .sgemm import sgemm_experiment
-from .studies.harness import experiment
-from .timing import environment, small_sizes
-from .wording import plural
 
 Measure = Callable[[cl.Context, cl.CommandQueue], dict]
 
@@ -114,7 +115,7 @@ def run_all(device: str | None = None, names: list[str] | None = None) -> dict:
     each experiment's own provenance and the run's."""
     from tqdm.auto import tqdm
 
-    from .device import course_context
+    from ..device import course_context
 
     ctx, queue = course_context(device, quiet=True)
     known = by_bench_name()

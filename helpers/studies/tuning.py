@@ -1,12 +1,12 @@
 """Auto-tuning ``sgemm_param`` (kernels/studies/sgemm.cl) with kernel_tuner: the course's evaluation
-harness over the space of :data:`helpers.sgemm.SPACE` (Du et al. 2011, section 7).
+harness over the space of :data:`helpers.studies.sgemm.SPACE` (Du et al. 2011, section 7).
 
 kernel_tuner builds and launches every configuration itself, through pyopencl, so the tuning runs
 in a child process (:mod:`helpers.workers`, task ``tune``): a driver that crashes on one configuration
 ends that child, never the notebook. The child reports each configuration when it is done (an
 event, with its time or its error); the parent draws the progress from them, builds the record
 from them and, at the end, saves the best configuration for the device
-(:func:`helpers.sgemm.save_tuned`), which the bench and the notebook then use. kernel_tuner's own
+(:func:`helpers.studies.sgemm.save_tuned`), which the bench and the notebook then use. kernel_tuner's own
 cache file (one per device and size, in the course's cache folder) keeps every configuration timed,
 so a second run with a longer budget goes on where the first stopped.
 
@@ -29,12 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cache, workers
-from .device import DeviceSpec, choose_device, device_key, find_device
-from .paths import ROOT
+from .. import cache, workers
+from ..device import DeviceSpec, choose_device, device_key, find_device
+from ..paths import ROOT
+from ..timing import environment, gflop_per_s, small_sizes
+from ..wording import plural
 from .sgemm import DEFAULT, SPACE, Config, flops, save_tuned
-from .timing import environment, gflop_per_s, small_sizes
-from .wording import plural
 
 STRATEGY = "random_sample"  # kernel_tuner's strategy: a random order over the space, within the budget
 TASK = "tune"               # the task of helpers.workers that tunes (tests name another)
