@@ -5,8 +5,9 @@ What a sandboxed process gets (:class:`Jail`):
 
 - namespaces of its own: no network (its own loopback, nothing listening), its own process tree
   (pid 1 is bwrap's; when it ends, the kernel kills every process left, and bwrap ends with the
-  grader: ``--die-with-parent``), its own IPC and hostname, no capabilities, a new terminal
-  session;
+  grader: ``--die-with-parent``, which counts from the thread that started it, so a worker is
+  started by one that lasts: :meth:`GradingSandbox.start`), its own IPC and hostname, no
+  capabilities, a new terminal session;
 - the filesystem read-only, with a private empty ``/tmp``, ``/dev/shm`` (a tmpfs of ``disk_mb``),
   ``/run``, ``/var/tmp`` and the homes (``/home``, ``/root``) hidden behind empty tmpfs, each of a
   bounded size; the course and its Python put back read-only; the solutions, git's history and the
