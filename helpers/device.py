@@ -117,10 +117,6 @@ class DeviceSpec:
     def is_oclgrind(self) -> bool:
         return self.platform == OCLGRIND_PLATFORM
 
-    @property
-    def is_pocl(self) -> bool:
-        return "PoCL" in self.platform_version
-
 
 def platforms() -> list[cl.Platform]:
     """All OpenCL platforms, or :class:`NoDeviceError` with a sentence that says how to get one."""
