@@ -409,9 +409,10 @@ def run_pass(chk: Check, device: DeviceSpec, cases: list[Case], plan: PassPlan, 
                             output_limit=OUTPUT_LIMIT, stop=stop, watch=watch, cap=cap,
                             keep=OUTPUT_LIMIT if device.is_oclgrind else workers.OUTPUT_KEPT)
     _ended(result, outcome, heard, request.get("launch_mark"))
-    if result.ending.crashed_in is not None:
+    if result.ending.crashed_in is not None and child.sandbox is None:
         # a compiler that died mid-way leaves a broken entry in PoCL's kernel cache, which the
-        # next process would take for a good build (INVALID_KERNEL_NAME): none stays
+        # next process would take for a good build (INVALID_KERNEL_NAME): none stays. (A
+        # sandboxed worker's cache is in its own home, an empty tmpfs that goes with it.)
         from ..driver_probe import purge_pocl_cache
         purge_pocl_cache(began)
     # killed or dead: never asked again. Nor an Oclgrind that reported: it counts its reports over
