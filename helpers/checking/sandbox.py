@@ -36,12 +36,11 @@ from __future__ import annotations
 
 import functools
 import os
-import queue
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -460,37 +459,9 @@ def _outermost(paths) -> list[Path]:
     return out
 
 
-class _LastingThread:
-    """A daemon thread, started on first use, that runs the calls handed to it one at a time."""
-
-    def __init__(self) -> None:
-        self._asked: queue.Queue = queue.Queue()
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-
-    def call(self, f: Callable):
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._serve, name="sandbox-starter",
-                                                daemon=True)
-                self._thread.start()
-        answer: queue.Queue = queue.Queue(maxsize=1)
-        self._asked.put((f, answer))
-        ok, value = answer.get()
-        if not ok:
-            raise value
-        return value
-
-    def _serve(self) -> None:
-        while True:
-            f, answer = self._asked.get()
-            try:
-                answer.put((True, f()))
-            except BaseException as e:   # raised in the thread that asked
-                answer.put((False, e))
-
-
-_LASTING = _LastingThread()
+# the one thread that starts every sandboxed worker (see GradingSandbox.start): an executor's idle
+# thread waits for its next call until the process ends, never exiting in between
+_STARTER = ThreadPoolExecutor(1, thread_name_prefix="sandbox-starter")
 _SAID: list[bool] = []     # the sentence on workers that keep root's id, said once a process
 
 
@@ -539,7 +510,7 @@ class GradingSandbox:
         *thread* that started it ends, so a worker started in a pass's thread, or ahead for the
         learner's next check, died (SIGKILL, read as a crash of the learner's kernel) as soon
         as that thread returned."""
-        return _LASTING.call(popen)
+        return _STARTER.submit(popen).result()
 
     def release(self, folder: Path) -> None:
         """The worker in ``folder`` has ended: its scratch tmpfs (if any) goes, whatever it
